@@ -1,0 +1,28 @@
+"""Test isolation: every test gets its own home, cache and engram directory, and no provider keys."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("DISABLE_AIOHTTP_TRANSPORT", "True")
+
+_PROVIDER_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "SUMMARIZER_MODEL", "SUMMARIZER_API_BASE",
+                  "SUMMARIZER_CACHE_URL", "SUMMARIZER_ENGRAM_URL", "SUMMARIZER_PROMPTS")
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point every per-user directory at tmp_path and clear provider configuration."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("SUMMARIZER_CACHE_DIR", str(home / "cache"))
+    monkeypatch.setenv("ENGRAM_DATA_DIR", str(home / "engram"))
+    monkeypatch.setenv("SUMMARIZER_BANK", str(home / "bank"))
+    for key in _PROVIDER_KEYS:
+        monkeypatch.delenv(key, raising=False)
+    yield home
