@@ -22,7 +22,7 @@ COMMANDS: dict[str, str] = {
     "gate": "summarizer.cli.gate:gate",
     "output": "summarizer.cli.output:output",
     "restore": "summarizer.cli.output:restore",
-    "envelope": "summarizer.cli.output:envelope",
+    "envelope": "summarizer.cli.envelope:envelope",
     "session": "summarizer.cli.session:session",
     "recover": "summarizer.cli.session:recover",
     "cache": "summarizer.cli.cache:cache",
