@@ -1,0 +1,200 @@
+"""The secret pattern table behind :mod:`summarizer.scrub` (internal).
+
+Each :class:`Rule` names a ``kind`` (the placeholder says ``[REDACTED:<kind>]``), a compiled
+pattern whose group ``v`` (or the whole match) is the secret, the lowercase trigger strings one of
+which must occur in a text before the pattern runs (the cheap prefilter), a priority (lower wins
+when two matches overlap: a specific ``ghp_`` token beats the generic ``token=`` rule that saw
+the same value), and an optional validator that rejects look-alikes.
+
+Rulings encoded here (SPEC.md "Rulings: untrusted data and secrets"):
+
+* Prefix-literal rules (``sk-``, ``ghp_``, ``AKIA``, ``AIza``, ``xox``, ``npm_``, ``eyJ``) never match
+  inside hyphenated or underscored words: ``risk-assessment``, ``task-runner``, ``sk-learn``.
+* A UUID is a secret only next to a Heroku key name; bare UUIDs, ``tx_``/``job_``/``run_`` ids,
+  git SHAs and ``file.py:123`` coordinates are left alone.
+* Key names are case-insensitive and can be spelled ``API_KEY``, ``apiKey``, ``api key``,
+  ``X-Api-Key`` or JSON ``"password"``; the keyword must start a name component, so ``bypass`` is
+  not ``pass`` and ``tokenizer``/``token_count`` are not ``token``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["GENERIC_KEYWORDS", "RULES", "Rule", "generic_kind", "looks_random", "plausible_value"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One secret type: how to find it, when to bother looking, and how to tell it from noise."""
+
+    kind: str
+    pattern: re.Pattern[str]
+    triggers: tuple[str, ...]
+    priority: int
+    validate: Callable[[re.Match[str]], bool] | None = None
+
+
+def looks_random(body: str, *, min_run: int = 16) -> bool:
+    """True for machine-made key material, False for hyphenated prose like ``learn-model-v2``.
+
+    Real keys have a long alphanumeric run with digits and either mixed case or hex; prose joined by
+    hyphens has short runs and (almost) no digits.
+    """
+    runs = re.findall(r"[A-Za-z0-9]+", body)
+    if not runs or max(len(r) for r in runs) < min_run:
+        return False
+    digits = sum(c.isdigit() for c in body)
+    if digits < 2:
+        return False
+    mixed = any(c.islower() for c in body) and any(c.isupper() for c in body)
+    hexish = re.fullmatch(r"[0-9a-fA-F_-]+", body) is not None and len(body) >= 24
+    return mixed or hexish
+
+
+def _group_random(group: str, min_run: int = 16) -> Callable[[re.Match[str]], bool]:
+    def check(m: re.Match[str]) -> bool:
+        return looks_random(m.group(group), min_run=min_run)
+
+    return check
+
+
+def _bearer_ok(m: re.Match[str]) -> bool:
+    value = m.group("v")
+    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
+
+
+# Values that say something about a secret without being one (a log line mentioning a token).
+_NOT_SECRETS = frozenset(
+    """none null nil undefined true false yes no on off ok set unset empty blank missing present
+    absent required optional valid invalid expired revoked refreshed rotated hidden masked redacted
+    str string int bytes bool secretstr secretbytes any object dict list
+    xxx xxxx xxxxx *** **** ***** ... <redacted> <hidden> <secret> <password> <token>""".split()  # noqa: SIM905 - a word list reads better as prose
+)
+
+_CODE_REFERENCE = re.compile(
+    r"""(?x)
+    [A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(.*)?$   # settings.DB_PASSWORD, os.environ.get(...)
+    | [A-Za-z_]\w*\(.*$                          # get_password()
+    | [A-Za-z_]\w*\[.*$                          # os.environ["X"]
+    | \$\{?[A-Za-z_]\w*\}?:?-?.*$                # $VAR, ${VAR}, ${VAR:-default}
+    | \{\{.*\}\}$ | %\(\w+\)s$ | <[^>]*>$        # templates and <placeholders>
+    """
+)
+
+
+def plausible_value(value: str, key: str) -> bool:
+    """Is ``value`` (assigned to a secret-looking ``key``) a real secret rather than noise?"""
+    stripped = value.strip()
+    if len(stripped) < 3 or stripped.startswith("[REDACTED:"):
+        return False
+    low = stripped.lower()
+    if low in _NOT_SECRETS or low == key.lower() or set(low) <= set("*x.-_#•"):
+        return False
+    if stripped.isdigit() and len(stripped) <= 4:  # `token: 12`, `secrets: 3` are counts
+        return False
+    if stripped.startswith(("/", "./", "../", "~/")):  # PWD=/home/dev, password_file paths
+        return False
+    return _CODE_REFERENCE.match(stripped) is None
+
+
+# The last name component(s) that make a key secret, and the kind each one reports.
+GENERIC_KEYWORDS: dict[str, str] = {
+    "password": "password", "passwd": "password", "passphrase": "password", "pwd": "password",
+    "pass": "password", "secret": "secret", "clientsecret": "secret", "secretkey": "secret",
+    "credential": "secret", "credentials": "secret", "token": "token", "apikey": "api_key",
+    "accesskey": "api_key", "privatekey": "private_key", "authkey": "api_key",
+}
+
+
+def generic_kind(key: str) -> str | None:
+    """The kind for a secret-looking key name, or None when the key is not secret-like.
+
+    The name is split into components on ``_ . - space`` and camelCase humps; the last component,
+    or the last two joined (``api key`` -> ``apikey``), must be a keyword.
+    """
+    spaced = re.sub(r"([a-z0-9])([A-Z])|([A-Z])([A-Z][a-z])", r"\1\3 \2\4", key)
+    parts = [p for p in re.split(r"[\s_.\-]+", spaced.lower()) if p]
+    if not parts:
+        return None
+    if len(parts) >= 2 and (kind := GENERIC_KEYWORDS.get(parts[-2] + parts[-1])):
+        return kind
+    return GENERIC_KEYWORDS.get(parts[-1])
+
+
+_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+# Left edge of a prefix-literal token: not inside a word, hyphenated word or path segment.
+_L = r"(?<![\w\-])"
+_R = r"(?![\w\-])"
+_KEYWORD_ALT = (
+    r"pass(?:word|wd|phrase)?|pwd|secret|credentials?|token|api[ _.\-]?key|access[_.\-]?key"
+    r"|private[_.\-]?key|auth[_.\-]?key"
+)
+
+RULES: tuple[Rule, ...] = (
+    Rule("anthropic_key", re.compile(_L + r"(?P<v>sk-ant-[A-Za-z0-9]{2,10}-[A-Za-z0-9_\-]{20,})" + _R),
+         ("sk-ant-",), 10, _group_random("v")),
+    Rule("openai_key",
+         re.compile(_L + r"(?P<v>sk-(?:(?:proj|svcacct|admin|None)-)?(?P<b>[A-Za-z0-9_\-]{20,}))" + _R),
+         ("sk-",), 11, _group_random("b")),
+    Rule("stripe_key", re.compile(_L + r"(?P<v>(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,})" + _R),
+         ("sk_live_", "rk_live_", "sk_test_", "rk_test_", "pk_live_"), 10, _group_random("v", 12)),
+    Rule("github_token",
+         re.compile(r"(?<![A-Za-z0-9_])(?P<v>(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{40,255}))"
+                    r"(?![A-Za-z0-9_])"),
+         ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"), 10),
+    Rule("npm_token", re.compile(r"(?<![A-Za-z0-9_])(?P<v>npm_[A-Za-z0-9]{36})(?![A-Za-z0-9_])"),
+         ("npm_",), 10, _group_random("v")),
+    Rule("aws_access_key",
+         re.compile(r"(?<![A-Za-z0-9])(?P<v>(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})(?![A-Za-z0-9])"),
+         ("akia", "asia", "abia", "acca"), 10),
+    Rule("aws_secret_key",
+         re.compile(r"(?i)aws[_\-.]?secret[_\-.]?(?:access[_\-.]?)?key[\"']?\s*(?:[:=]|=>)\s*[\"']?"
+                    r"(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"),
+         ("aws",), 12),
+    Rule("google_api_key", re.compile(_L + r"(?P<v>AIza[0-9A-Za-z_\-]{35})" + _R), ("aiza",), 10),
+    Rule("slack_token", re.compile(_L + r"(?P<v>xox[abprse]-[A-Za-z0-9\-]{10,})" + _R), ("xox",), 10,
+         _bearer_ok),
+    Rule("slack_webhook",
+         re.compile(r"https://hooks\.slack\.com/services/(?P<v>T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,})"),
+         ("hooks.slack.com",), 10),
+    Rule("jwt",
+         re.compile(_L + r"(?P<v>eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)" + _R),
+         ("eyj",), 10),
+    Rule("heroku_api_key",
+         re.compile(r"(?i)heroku[\w.\-]*?(?:api[_\-.]?key|token|key)[\"']?\s*(?:[:=]|=>)\s*[\"']?"
+                    r"(?P<v>" + _UUID + r")(?![0-9a-fA-F])"),
+         ("heroku",), 12),
+    Rule("connection_string",
+         re.compile(r"(?i)(?<![\w+.\-])(?:postgres(?:ql)?|mysql|mariadb|redis|rediss|mongodb(?:\+srv)?"
+                    r"|amqps?|mssql|sqlserver|cockroachdb|clickhouse)(?:\+[a-z0-9_]+)?://"
+                    r"[^:@/\s\"']*:(?P<v>[^@\s/\"']+)@"),
+         ("://",), 12),
+    Rule("url_credentials",
+         re.compile(r"(?i)(?<![\w+.\-])(?:https?|ftps?|smtps?|ldaps?)://[^:@/\s\"']+:(?P<v>[^@\s/\"']+)@"),
+         ("://",), 13),
+    Rule("bearer_token",
+         re.compile(r"(?i)(?<![\w\-])bearer\s+(?P<v>[A-Za-z0-9._~+/\-]{16,}=*)(?![\w\-])"),
+         ("bearer",), 14, _bearer_ok),
+    Rule("basic_auth",
+         re.compile(r"(?i)authorization[\"']?\s*[:=]\s*[\"']?basic\s+(?P<v>[A-Za-z0-9+/]{8,}={0,2})"),
+         ("authorization",), 14),
+    Rule("authorization",
+         re.compile(r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:token\s+|digest\s+)?"
+                    r"(?P<v>(?!bearer\b|basic\b)[A-Za-z0-9._~+/\-]{16,}=*)"),
+         ("authorization",), 15, _bearer_ok),
+    Rule("env_secret",
+         re.compile(r"(?m)^\s*export\s+(?:[A-Za-z0-9]+_)*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD"
+                    r"|CREDENTIALS?|AUTH|DSN|APIKEY)(?:_[A-Za-z0-9]+)*\s*=\s*(?P<q>[\"']?)(?P<v>[^\s\"']+)(?P=q)",
+                    re.IGNORECASE),
+         ("export",), 16),
+    # The generic key/value rule: the key is checked in Python (generic_kind) and the value by
+    # plausible_value, because a regex alone cannot tell `api_key=...` from `token_count=512`.
+    Rule("generic",
+         re.compile(r"(?i)(?<![A-Za-z0-9_.\-/\\:])(?P<q>[\"']?)(?P<k>(?:--)?[A-Za-z0-9_.\-]*?(?:"
+                    + _KEYWORD_ALT + r"))(?P=q)\s*(?::(?!:)|=(?!=)|=>)\s*"
+                    r"(?:\"(?P<dq>(?:[^\"\\\n]|\\.)*)\"|'(?P<sq>[^'\n]*)'|(?P<v>[^\s\"'`,;&<>)}\]]+))"),
+         ("pass", "pwd", "secret", "credential", "token", "key"), 20),
+)
