@@ -1,0 +1,175 @@
+"""The SQL of the store, kept in one place, and the row → model readers.
+
+Each statement mirrors the one engram runs for the same operation, so both programs agree on what a
+duplicate, a topic match or a project filter is. Two comparison styles are deliberate, as in engram:
+dedupe and upsert compare ``ifnull(project,'') = ifnull(?,'')`` (no project matches no project), while
+filters use a plain ``project = ?`` and are only applied when a project is given.
+
+Functions here take an open connection and run inside the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from summarizer_engram.models import Observation, Prompt, SearchResult, SessionSummary, Stats
+
+__all__ = [
+    "OBS_FIELDS",
+    "SESSION_FIELDS",
+    "as_dict",
+    "latest_by_topic",
+    "observation",
+    "recent_observations",
+    "recent_prompts",
+    "recent_sessions",
+    "search",
+    "search_prompts",
+    "stats",
+]
+
+OBS_FIELDS = ("id", "session_id", "type", "title", "content", "tool_name", "project", "scope", "topic_key",
+              "revision_count", "duplicate_count", "last_seen_at", "created_at", "updated_at", "deleted_at")
+SESSION_FIELDS = ("id", "project", "directory", "started_at", "ended_at", "summary")
+PROMPT_FIELDS = ("id", "session_id", "content", "project", "created_at")
+_OBS = ", ".join(f"o.{name}" for name in OBS_FIELDS)
+_LIVE = "o.deleted_at IS NULL"
+
+UPSERT_SESSION = """INSERT INTO sessions (id, project, directory) VALUES (?, ?, ?)
+ON CONFLICT(id) DO UPDATE SET
+  project = CASE WHEN sessions.project = '' THEN excluded.project ELSE sessions.project END,
+  directory = CASE WHEN sessions.directory = '' THEN excluded.directory ELSE sessions.directory END"""
+END_SESSION = "UPDATE sessions SET ended_at = datetime('now'), summary = ? WHERE id = ?"
+GET_SESSION = f"SELECT {', '.join(SESSION_FIELDS)} FROM sessions WHERE id = ?"
+
+FIND_TOPIC = f"""SELECT id FROM observations o
+WHERE topic_key = ? AND ifnull(project, '') = ifnull(?, '') AND scope = ? AND {_LIVE}
+ORDER BY datetime(updated_at) DESC, datetime(created_at) DESC LIMIT 1"""
+UPSERT_TOPIC = """UPDATE observations SET type = ?, title = ?, content = ?, tool_name = ?, topic_key = ?,
+  normalized_hash = ?, revision_count = revision_count + 1, last_seen_at = datetime('now'),
+  updated_at = datetime('now') WHERE id = ?"""
+FIND_DUPLICATE = f"""SELECT id FROM observations o
+WHERE normalized_hash = ? AND ifnull(project, '') = ifnull(?, '') AND scope = ? AND type = ? AND title = ?
+  AND {_LIVE} AND datetime(created_at) >= datetime('now', ?)
+ORDER BY created_at DESC LIMIT 1"""
+BUMP_DUPLICATE = """UPDATE observations SET duplicate_count = duplicate_count + 1,
+  last_seen_at = datetime('now'), updated_at = datetime('now') WHERE id = ?"""
+_INSERT_COLS = """session_id, type, title, content, tool_name, project, scope, topic_key, normalized_hash,
+  revision_count, duplicate_count, last_seen_at, updated_at"""
+INSERT_OBSERVATION = f"""INSERT INTO observations ({_INSERT_COLS})
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, datetime('now'), datetime('now'))"""
+INSERT_OBSERVATION_SYNC = f"""INSERT INTO observations ({_INSERT_COLS}, sync_id)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, datetime('now'), datetime('now'),
+  'obs-' || lower(hex(randomblob(16))))"""
+FIND_HASH = f"""SELECT id FROM observations o
+WHERE normalized_hash = ? AND ifnull(project, '') = ifnull(?, '') AND {_LIVE} LIMIT 1"""
+
+GET_OBSERVATION = f"SELECT {_OBS} FROM observations o WHERE o.id = ? AND {_LIVE}"
+UPDATE_OBSERVATION = """UPDATE observations SET type = ?, title = ?, content = ?, project = ?, scope = ?,
+  topic_key = ?, normalized_hash = ?, revision_count = revision_count + 1, updated_at = datetime('now')
+WHERE id = ? AND deleted_at IS NULL"""
+SOFT_DELETE = """UPDATE observations SET deleted_at = datetime('now'), updated_at = datetime('now')
+WHERE id = ? AND deleted_at IS NULL"""
+HARD_DELETE = "DELETE FROM observations WHERE id = ?"
+SESSION_OBSERVATIONS = f"""SELECT {_OBS} FROM observations o WHERE o.session_id = ? AND {_LIVE}
+ORDER BY o.created_at ASC LIMIT ?"""
+TIMELINE_BEFORE = f"""SELECT {_OBS} FROM observations o WHERE o.session_id = ? AND o.id < ? AND {_LIVE}
+ORDER BY o.id DESC LIMIT ?"""
+TIMELINE_AFTER = f"""SELECT {_OBS} FROM observations o WHERE o.session_id = ? AND o.id > ? AND {_LIVE}
+ORDER BY o.id ASC LIMIT ?"""
+COUNT_SESSION_OBS = f"SELECT COUNT(*) FROM observations o WHERE o.session_id = ? AND {_LIVE}"
+INSERT_PROMPT = "INSERT INTO user_prompts (session_id, content, project) VALUES (?, ?, ?)"
+
+# Title matches weigh 5x content, other columns nothing (engram PR #526). Weights beyond the table's
+# columns are ignored and missing ones default to 1, so later FTS layouts work unchanged.
+_BM25 = "bm25(observations_fts, 5.0, 1.0, 0.0, 0.0, 0.0)"
+
+
+def as_dict(fields: Sequence[str], row: Sequence[Any]) -> dict[str, Any]:
+    """Pair column names with a result row."""
+    return dict(zip(fields, row, strict=False))
+
+
+def observation(row: Sequence[Any]) -> Observation:
+    """An :class:`Observation` from a row selected with ``OBS_FIELDS``."""
+    return Observation.model_validate(as_dict(OBS_FIELDS, row))
+
+
+def _filters(pairs: Sequence[tuple[str, str]]) -> tuple[str, list[Any]]:
+    used = [(column, value) for column, value in pairs if value]
+    return "".join(f" AND {column} = ?" for column, _ in used), [value for _, value in used]
+
+
+def search(conn: sqlite3.Connection, expr: str, type_: str, project: str, scope: str,
+           limit: int) -> list[SearchResult]:
+    """Ranked live observations matching the FTS5 expression ``expr``."""
+    where, args = _filters((("o.type", type_), ("o.project", project), ("o.scope", scope)))
+    sql = (f"SELECT {_OBS}, {_BM25} AS rank FROM observations_fts fts "
+           f"JOIN observations o ON o.id = fts.rowid "
+           f"WHERE observations_fts MATCH ? AND {_LIVE}{where} ORDER BY rank LIMIT ?")
+    rows = conn.execute(sql, (expr, *args, limit)).fetchall()
+    return [SearchResult.model_validate({**as_dict(OBS_FIELDS, r), "rank": r[-1]}) for r in rows]
+
+
+def recent_observations(conn: sqlite3.Connection, project: str, scope: str, limit: int) -> list[Observation]:
+    """Live observations newest-created first, optionally filtered by project and scope."""
+    where, args = _filters((("o.project", project), ("o.scope", scope)))
+    sql = f"SELECT {_OBS} FROM observations o WHERE {_LIVE}{where} ORDER BY o.created_at DESC LIMIT ?"
+    return [observation(r) for r in conn.execute(sql, (*args, limit))]
+
+
+def latest_by_topic(conn: sqlite3.Connection, prefix: str, project: str, scope: str) -> Observation | None:
+    """Newest-updated live observation whose topic_key starts with ``prefix``."""
+    where, args = _filters((("o.project", project), ("o.scope", scope)))
+    pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    sql = (f"SELECT {_OBS} FROM observations o WHERE {_LIVE} AND o.topic_key LIKE ? ESCAPE '\\'{where} "
+           "ORDER BY datetime(o.updated_at) DESC, o.id DESC LIMIT 1")
+    row = conn.execute(sql, (pattern, *args)).fetchone()
+    return observation(row) if row else None
+
+
+def recent_sessions(conn: sqlite3.Connection, project: str, limit: int) -> list[SessionSummary]:
+    """Sessions ordered by their newest live observation (or start time), with observation counts."""
+    where = " WHERE s.project = ?" if project else ""
+    sql = (f"SELECT s.id, s.project, s.started_at, s.ended_at, s.summary, COUNT(o.id) FROM sessions s "
+           f"LEFT JOIN observations o ON o.session_id = s.id AND {_LIVE}{where} "
+           "GROUP BY s.id ORDER BY MAX(COALESCE(o.created_at, s.started_at)) DESC LIMIT ?")
+    fields = ("id", "project", "started_at", "ended_at", "summary", "observation_count")
+    args = (project, limit) if project else (limit,)
+    return [SessionSummary.model_validate(as_dict(fields, r)) for r in conn.execute(sql, args)]
+
+
+def _prompt(row: Sequence[Any]) -> Prompt:
+    return Prompt.model_validate(as_dict(PROMPT_FIELDS, row))
+
+
+def recent_prompts(conn: sqlite3.Connection, project: str, limit: int) -> list[Prompt]:
+    """Prompts newest first; a NULL project reads as ``""``."""
+    where = " WHERE project = ?" if project else ""
+    sql = (f"SELECT id, session_id, content, ifnull(project, ''), created_at FROM user_prompts{where} "
+           "ORDER BY created_at DESC, id DESC LIMIT ?")
+    return [_prompt(r) for r in conn.execute(sql, (project, limit) if project else (limit,))]
+
+
+def search_prompts(conn: sqlite3.Connection, expr: str, project: str, limit: int) -> list[Prompt]:
+    """Prompts matching the FTS5 expression, best first."""
+    where = " AND p.project = ?" if project else ""
+    sql = ("SELECT p.id, p.session_id, p.content, ifnull(p.project, ''), p.created_at FROM prompts_fts fts "
+           f"JOIN user_prompts p ON p.id = fts.rowid WHERE prompts_fts MATCH ?{where} "
+           "ORDER BY fts.rank LIMIT ?")
+    args = (expr, project, limit) if project else (expr, limit)
+    return [_prompt(r) for r in conn.execute(sql, args)]
+
+
+def stats(conn: sqlite3.Connection) -> Stats:
+    """Whole-store counts; ``projects`` holds projects with live observations, most recent first."""
+    sessions = conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
+    observations = conn.execute(f"SELECT COUNT(*) FROM observations o WHERE {_LIVE}").fetchone()[0]
+    prompts = conn.execute("SELECT COUNT(*) FROM user_prompts").fetchone()[0]
+    projects = [r[0] for r in conn.execute(
+        f"SELECT project FROM observations o WHERE project IS NOT NULL AND {_LIVE} "
+        "GROUP BY project ORDER BY MAX(created_at) DESC")]
+    return Stats(total_sessions=sessions, total_observations=observations, total_prompts=prompts,
+                 projects=projects)
