@@ -1,0 +1,219 @@
+"""Offline extraction: what a session decided, discovered, broke, finished, changed and left open.
+
+Keyword rules from the seed (§4 step 1), applied sentence by sentence to the conversation's own
+text, user and assistant messages only. Tool results are never mined: they are raw file contents,
+logs and web pages (the seed calls them noise, and they are where injected instructions hide).
+Each sentence lands in at most one category, checked in the order failures, decisions,
+discoveries, progress, open questions, so "we reverted X because it broke Y" is a failure to avoid,
+not a decision to repeat. Files come from edit/write tool calls and patch headers, not from prose.
+
+Every item is scrubbed of secrets (``summarizer.scrub``) before it leaves this module; the
+transcript is untrusted data and nothing in it is followed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from summarizer.scrub import scrub
+from summarizer.session.transcript import Event, Transcript, tool_kind, tool_path
+from summarizer.session.triggers import normalise_question
+
+__all__ = ["MAX_ITEM_CHARS", "Extraction", "extract", "normalise_item"]
+
+MAX_ITEM_CHARS = 280
+
+_FAILURE = re.compile(
+    r"\b(?:didn'?t work|did not work|doesn'?t work|does not work|broke|breaks|reverted|reverting"
+    r"|wrong approach|dead end|rolled back|roll back)\b",
+    re.IGNORECASE,
+)
+_DECISION = re.compile(
+    r"\b(?:decided|decide to|chose|choose to|going with|go with|let'?s use|let us use|we'?ll use"
+    r"|settled on|opted (?:for|to))\b",
+    re.IGNORECASE,
+)
+_DISCOVERY = re.compile(
+    r"\b(?:found that|turns out|turned out|discovered|realized|realised|root cause)\b", re.IGNORECASE
+)
+_PROGRESS = re.compile(r"\b(?:completed|done|finished|merged)\b", re.IGNORECASE)
+_OPEN = re.compile(
+    r"\b(?:open question|unresolved|still unclear|not sure (?:whether|if|how)|need to decide|TBD)\b",
+    re.IGNORECASE,
+)
+_NOISE_BLOCKS = re.compile(
+    r"```.*?(?:```|\Z)|<system-reminder>.*?(?:</system-reminder>|\Z)|<[a-z-]+>|</[a-z-]+>", re.DOTALL
+)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s*")
+_PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$", re.MULTILINE)
+_MIN_WORDS = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """The items found in a transcript, one tuple per section, already scrubbed."""
+
+    context: tuple[str, ...] = ()
+    decisions: tuple[str, ...] = ()
+    discoveries: tuple[str, ...] = ()
+    progress: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
+    failures: tuple[str, ...] = ()
+    questions: tuple[str, ...] = ()
+    redactions: int = 0
+
+
+def normalise_item(text: str) -> str:
+    """The comparison form of an item: case, markdown punctuation and spacing do not matter."""
+    return normalise_question(text.replace("`", ""))
+
+
+def extract(transcript: Transcript) -> Extraction:
+    """Pull the seed's categories out of ``transcript`` with keyword rules (no model needed)."""
+    buckets: dict[str, list[str]] = {k: [] for k in ("decisions", "discoveries", "progress",
+                                                     "failures", "questions")}
+    for event in transcript.events:
+        if event.kind != "message" or event.role not in {"user", "assistant"}:
+            continue
+        for sentence in _sentences(event.text):
+            category = _classify(sentence, event.role)
+            if category:
+                buckets[category].append(sentence)
+    progress = _todo_progress(transcript) + buckets["progress"]
+    raw = {
+        "context": _context(transcript),
+        "decisions": buckets["decisions"],
+        "discoveries": buckets["discoveries"],
+        "progress": progress,
+        "files": _files(transcript),
+        "failures": buckets["failures"],
+        "questions": buckets["questions"],
+    }
+    redactions = 0
+    clean: dict[str, tuple[str, ...]] = {}
+    for name, items in raw.items():
+        kept: list[str] = []
+        seen: set[str] = set()
+        for item in items:
+            text, found = scrub(_shorten(item))
+            redactions += len(found)
+            key = normalise_item(text)
+            if key and key not in seen:
+                seen.add(key)
+                kept.append(text)
+        clean[name] = tuple(kept)
+    return Extraction(redactions=redactions, **clean)
+
+
+def _classify(sentence: str, role: str) -> str | None:
+    if _FAILURE.search(sentence):
+        return "failures"
+    if _DECISION.search(sentence):
+        return "decisions"
+    if _DISCOVERY.search(sentence):
+        return "discoveries"
+    if role == "assistant" and _PROGRESS.search(sentence):
+        return "progress"
+    if _OPEN.search(sentence) or (role == "assistant" and sentence.endswith("?")):
+        return "questions"
+    return None
+
+
+def _sentences(text: str) -> Iterable[str]:
+    for piece in _SENTENCE_END.split(_NOISE_BLOCKS.sub(" ", text)):
+        sentence = " ".join(_BULLET.sub("", piece).split())
+        if len(sentence.split()) >= _MIN_WORDS:
+            yield sentence
+
+
+def _shorten(text: str) -> str:
+    """Bound an item's length at a word boundary (extraction, not the token cap, does this)."""
+    text = " ".join(text.split())
+    if len(text) <= MAX_ITEM_CHARS:
+        return text
+    return text[:MAX_ITEM_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+
+
+def _context(transcript: Transcript) -> list[str]:
+    asks = [e for e in transcript.events if e.kind == "message" and e.role == "user"]
+    for event in asks:
+        first = next(iter(_sentences(event.text)), None)
+        if first:
+            return [f"Working on: {first}"]
+    return []
+
+
+def _todo_progress(transcript: Transcript) -> list[str]:
+    """The latest to-do snapshot: completed and in-progress tasks."""
+    latest: list[object] = []
+    for event in transcript.events:
+        if event.kind == "tool_call" and tool_kind(event) == "todo":
+            todos = event.tool_input.get("todos") or event.tool_input.get("plan")
+            if isinstance(todos, list):
+                latest = todos
+    out: list[str] = []
+    for status, label in (("completed", "Completed"), ("in_progress", "In progress")):
+        for item in latest:
+            if isinstance(item, dict) and item.get("status") == status:
+                text = item.get("content") or item.get("step") or item.get("text")
+                if isinstance(text, str) and text.strip():
+                    out.append(f"{label}: {text.strip()}")
+    return out
+
+
+def _files(transcript: Transcript) -> list[str]:
+    """One line per modified file: how it changed, and the reason the agent gave just before."""
+    order: list[str] = []
+    edits: dict[str, int] = {}
+    created: set[str] = set()
+    reason: dict[str, str] = {}
+    last_said = ""  # the assistant's words right before this call: the "why" of an edit
+    for event in transcript.events:
+        if event.kind == "message" and event.role == "assistant":
+            said = next(iter(_sentences(event.text)), "")
+            last_said = "" if said.endswith("?") else said
+            continue
+        if event.kind != "tool_call":
+            continue
+        if tool_kind(event) != "edit":
+            last_said = ""
+            continue
+        for path, was_created in _edited_paths(event):
+            path = _relative(path, transcript.cwd)
+            if path not in edits:
+                order.append(path)
+                edits[path] = 0
+                if last_said:
+                    reason[path] = last_said
+            edits[path] += 1
+            if was_created and edits[path] == 1:
+                created.add(path)
+        last_said = ""
+    lines = []
+    for path in order:
+        verb = "created" if path in created else "edited"
+        count = f" ({edits[path]} edits)" if edits[path] > 1 else ""
+        why = f": {_shorten(reason[path])}" if path in reason else ""
+        lines.append(f"`{path}` — {verb}{count}{why}")
+    return lines
+
+
+def _edited_paths(call: Event) -> list[tuple[str, bool]]:
+    name = call.tool.lower().rsplit("__", 1)[-1]
+    patch = call.tool_input.get("patch") or call.tool_input.get("input")
+    if isinstance(patch, str) and "*** " in patch:  # Codex/OpenCode apply_patch format
+        return [(path, verb == "Add") for verb, path in _PATCH_FILE.findall(patch)]
+    path = tool_path(call)
+    if path is None:
+        return []
+    creates = name in {"write", "create_file", "write_file"} or call.tool_input.get("command") == "create"
+    return [(path, creates)]
+
+
+def _relative(path: str, cwd: str | None) -> str:
+    if cwd and path.startswith(cwd.rstrip("/") + "/"):
+        return path[len(cwd.rstrip("/")) + 1 :]
+    return path
