@@ -1,0 +1,227 @@
+"""``01-active-context.md``: parse it into values, change it, render it back.
+
+Layout (sections may come in any order; unknown sections are kept verbatim where they are)::
+
+    # Active Context
+    ## Completed Phases          budgeted entries, grouped by ``### Phase <id> — <feature>``
+    ## Plans                     | Date | Feature | Plan | Status |   (C4, one row per (date, feature))
+    ## Budget Ledger             per-phase budget, carry-in and carryover (see ledger.py)
+
+Inside ``## Completed Phases`` anything we did not write (hand-written bullets, foreign ``###``
+groups) is kept verbatim and in place. Every non-blank foreign line counts one budget-line toward
+the 100-line cap, because it costs the reader just as much, but is never trimmed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from summarizer.bank.entry import MARKER_RE, BankEntry, parse_entry_block
+from summarizer.bank.ledger import LedgerRow, parse_ledger, render_ledger
+from summarizer.bank.markdown import (
+    BankFormatError,
+    Section,
+    around_table,
+    render_table,
+    split_sections,
+    table_rows,
+)
+
+__all__ = [
+    "ActiveContext",
+    "PhaseGroup",
+    "PlanRow",
+    "parse_active_context",
+    "render_active_context",
+]
+
+TITLE = "# Active Context"
+COMPLETED, PLANS, LEDGER = "Completed Phases", "Plans", "Budget Ledger"
+PLAN_COLUMNS = ("Date", "Feature", "Plan", "Status")
+_GROUP_RE = re.compile(r"^### Phase (\S+) — (.+?)\s*$")
+Item = BankEntry | str  # a str is a foreign line kept verbatim
+
+
+@dataclass(frozen=True, slots=True)
+class PlanRow:
+    """A ``## Plans`` row (C4: the PLAN reference at feature completion)."""
+
+    date: str
+    feature: str
+    plan: str
+    status: str
+
+
+@dataclass(slots=True)
+class PhaseGroup:
+    """One ``### `` group: ours (feature and phase set) or foreign (heading kept as is)."""
+
+    heading: str
+    feature: str | None
+    phase: str | None
+    items: list[Item] = field(default_factory=list)
+
+    def entries(self) -> list[BankEntry]:
+        """The entries we own, in file order."""
+        return [item for item in self.items if isinstance(item, BankEntry)]
+
+
+@dataclass(slots=True)
+class ActiveContext:
+    """The parsed file. ``order`` lists section titles (``None`` = preamble) as they appear."""
+
+    preamble: list[str] = field(default_factory=lambda: [TITLE, ""])
+    order: list[str] = field(default_factory=list)
+    raw: dict[str, list[str]] = field(default_factory=dict)
+    loose: list[str] = field(default_factory=list)  # Completed Phases lines before any ### group
+    groups: list[PhaseGroup] = field(default_factory=list)
+    plans: list[PlanRow] = field(default_factory=list)
+    ledger: list[LedgerRow] = field(default_factory=list)
+    # prose around the Plans / Ledger tables (hand-written notes), kept verbatim
+    prose: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
+
+    def entries(self) -> list[BankEntry]:
+        """All our entries, in file order."""
+        return [entry for group in self.groups for entry in group.entries()]
+
+    def group(self, feature: str, phase: str) -> PhaseGroup:
+        """The group of (feature, phase), created at the end when missing."""
+        for group in self.groups:
+            if group.feature == feature and group.phase == phase:
+                return group
+        created = PhaseGroup(f"### Phase {phase} — {feature}", feature, phase)
+        self.groups.append(created)
+        return created
+
+    def foreign_lines(self) -> int:
+        """Non-blank lines in Completed Phases that we did not write (they count toward the cap)."""
+        lines = [line for line in self.loose if line.strip()]
+        for group in self.groups:
+            if group.feature is None:
+                lines.append(group.heading)
+            lines.extend(item for item in group.items if isinstance(item, str) and item.strip())
+        return len(lines)
+
+
+def _parse_completed(section: Section, ctx: ActiveContext, path: Path | str) -> None:
+    lines = list(section.lines)
+    current: PhaseGroup | None = None
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        number = section.start + 1 + index
+        if line.startswith("### "):
+            match = _GROUP_RE.match(line)
+            current = (
+                PhaseGroup(line, match.group(2), match.group(1)) if match else PhaseGroup(line, None, None)
+            )
+            ctx.groups.append(current)
+            index += 1
+            continue
+        if line.startswith("- ") and MARKER_RE.search(line):
+            block = [line]
+            while index + 1 < len(lines) and lines[index + 1].startswith("  - "):
+                index += 1
+                block.append(lines[index])
+            entry = parse_entry_block(block, path=path, line=number)
+            if current is None or current.feature is None:
+                raise BankFormatError(path, number, "entry is outside a '### Phase <id> — <feature>' group")
+            if (entry.feature, entry.phase) != (current.feature, current.phase):
+                raise BankFormatError(
+                    path,
+                    number,
+                    f"entry of phase {entry.phase!r} ({entry.feature}) sits under {current.heading!r}",
+                )
+            current.items.append(entry)
+        elif current is None:
+            ctx.loose.append(line)
+        else:
+            current.items.append(line)
+        index += 1
+
+
+def parse_active_context(text: str | None, *, path: Path | str) -> ActiveContext:
+    """Parse the file (``None`` = absent: an empty context). Errors name the file and line."""
+    ctx = ActiveContext()
+    if text is None:
+        return ctx
+    seen: set[str] = set()
+    for section in split_sections(text):
+        if section.title is None:
+            ctx.preamble = list(section.lines)
+            continue
+        if section.title in seen and section.title in (COMPLETED, PLANS, LEDGER):
+            raise BankFormatError(path, section.start, f"a second '## {section.title}' section")
+        seen.add(section.title)
+        ctx.order.append(section.title)
+        if section.title == COMPLETED:
+            _parse_completed(section, ctx, path)
+        elif section.title == PLANS:
+            ctx.plans = [PlanRow(*cells) for _, cells in table_rows(section, PLAN_COLUMNS, path=path)]
+            ctx.prose[PLANS] = around_table(section)
+        elif section.title == LEDGER:
+            ctx.ledger = parse_ledger(section, path=path)
+            ctx.prose[LEDGER] = around_table(section)
+        else:
+            ctx.raw[section.title] = list(section.lines)
+    keys: dict[tuple[str, str, str], str] = {}
+    for entry in ctx.entries():
+        if entry.key in keys:
+            raise BankFormatError(path, None, f"entry key {entry.key!r} appears twice; delete one of them")
+        keys[entry.key] = entry.digest
+    return ctx
+
+
+def _trim_blank(lines: list[str]) -> list[str]:
+    out = list(lines)
+    while out and not out[-1].strip():
+        out.pop()
+    while out and not out[0].strip():
+        out.pop(0)
+    return out
+
+
+def _render_completed(ctx: ActiveContext) -> list[str]:
+    body = _trim_blank(ctx.loose)
+    for group in ctx.groups:
+        if body:
+            body.append("")
+        body.append(group.heading)
+        items: list[str] = []
+        for item in group.items:
+            items.extend(item.render() if isinstance(item, BankEntry) else [item])
+        body.extend(_trim_blank(items))
+    return body
+
+
+def _with_prose(ctx: ActiveContext, title: str, table: list[str]) -> list[str]:
+    before, after = ctx.prose.get(title, ([], []))
+    before, after = _trim_blank(before), _trim_blank(after)
+    return [*before, *([""] if before else []), *table, *([""] if after else []), *after]
+
+
+def render_active_context(ctx: ActiveContext) -> str:
+    """Render the whole file; sections we own are regenerated, the rest is kept verbatim."""
+    order = list(ctx.order)
+    for title in (COMPLETED, PLANS, LEDGER):
+        if title not in order:
+            order.append(title)
+    preamble = _trim_blank(ctx.preamble) or [TITLE]
+    out: list[str] = [*preamble, ""]
+    for title in order:
+        if title == COMPLETED:
+            body = _render_completed(ctx)
+        elif title == PLANS:
+            body = _with_prose(
+                ctx,
+                PLANS,
+                render_table(PLAN_COLUMNS, [[p.date, p.feature, p.plan, p.status] for p in ctx.plans]),
+            )
+        elif title == LEDGER:
+            body = _with_prose(ctx, LEDGER, render_ledger(ctx.ledger))
+        else:
+            body = _trim_blank(ctx.raw.get(title, []))
+        out.extend([f"## {title}", "", *body, ""] if body else [f"## {title}", ""])
+    return "\n".join(out).rstrip("\n") + "\n"

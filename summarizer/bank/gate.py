@@ -1,0 +1,151 @@
+"""The phase gate (seed §9, SPEC.md): a batch of subtask_summaries in, the memory bank updated.
+
+Flow, one batch under one lock:
+
+1. clean stale ``*.tmp`` partial writes (older than 5 minutes) and load the bank (every parse
+   error names its file and line);
+2. :func:`plan_gate` (pure): preflight and score each entry, key it (date, phase, agent) with its
+   content hash, allocate the phase budget around what the bank already holds (carry-in from the
+   ledger), render, update the progress log, process the phase's ``.tmp/`` artifacts, add
+   cross-references, C7-trim, render the ZZ artifact. An escalation raises here: nothing written;
+3. write every changed file atomically, in an order that keeps a crash harmless: the ID counter
+   before the index (a crash leaves a gap, never a reused ID), the archive before the trimmed
+   active context, the ZZ artifact last, then delete the processed artifacts.
+
+Files whose new text equals the old are not written, so a re-run leaves every byte (and mtime)
+as it was. Every text that reaches a file is scrubbed first (Layer 2) and is built only from the
+structured fields Layer 1 allows plus the rendered summary lines.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from summarizer.bank import atomic
+from summarizer.bank.active_context import render_active_context
+from summarizer.bank.archive import append_entries, archive_file
+from summarizer.bank.engine import mask_fields
+from summarizer.bank.layout import BankState, load_state
+from summarizer.bank.phase_plan import PlanContext, apply_artifacts, apply_entries, prepare_entries
+from summarizer.bank.progress_log import render_progress_log
+from summarizer.bank.report import GateReport
+from summarizer.bank.trim import trim
+from summarizer.bank.xref import render_next_ids, render_xref
+from summarizer.bank.zz import render_zz
+from summarizer.errors import InputError
+from summarizer.models import SubtaskSummary
+
+__all__ = ["GatePlan", "GateRequest", "plan_gate", "run_gate", "write_plan"]
+
+
+@dataclass(frozen=True, slots=True)
+class GateRequest:
+    """One gate: the batch, its default phase and date, and the feature's budget parameters."""
+
+    phase: str
+    entries: tuple[SubtaskSummary, ...]
+    date: str
+    estimated_phases: int = 8
+    feature: str = "default"
+    final: bool = False
+    learnings: Path | None = None
+
+    def __post_init__(self) -> None:
+        if self.estimated_phases < 1:
+            raise InputError(f"--estimated-phases must be at least 1, not {self.estimated_phases!r}")
+
+
+@dataclass(slots=True)
+class GatePlan:
+    """The files to write (in order), the artifacts to delete, and the report."""
+
+    writes: list[tuple[Path, str]] = field(default_factory=list)
+    deletes: list[Path] = field(default_factory=list)
+    report: GateReport | None = None
+
+
+def plan_gate(state: BankState, request: GateRequest) -> GatePlan:
+    """Compute the whole gate on values; raises before anything is written."""
+    paths = state.paths
+    prepared = prepare_entries(request)
+    plan_ctx = PlanContext(state=state, request=request)
+    apply_entries(plan_ctx, prepared)
+    apply_artifacts(plan_ctx, prepared)
+    archive_path = archive_file(paths.root, request.date, "compressed-entries")
+    trimmed = trim(state.active, paths.rel(archive_path))
+    if trimmed.flag:
+        plan_ctx.flags.append(trimmed.flag)
+
+    plan = GatePlan()
+
+    def stage(path: Path, text: str | None) -> None:
+        if text is not None and text != state.current(path):
+            plan.writes.append((path, text))
+
+    stage(paths.next_ids, render_next_ids(state.xref.next_ids) if state.xref.added else None)
+    stage(paths.xref, render_xref(state.xref))
+    if trimmed.archived:
+        stage(archive_path, append_entries(state.current(archive_path), request.date, trimmed.archived))
+    stage(paths.progress, render_progress_log(state.log))
+    stage(paths.active, render_active_context(state.active))
+    zz_names = []
+    for feature, phase in plan_ctx.groups:
+        group = state.active.group(feature, phase)
+        row = next(r for r in state.active.ledger if (r.feature, r.phase) == (feature, phase))
+        refs = [x for x in state.xref.entities if x.phase == f"P{phase}"]
+        stage(paths.zz(phase), render_zz(phase, group.entries(), row, refs, mask_fields))
+        zz_names.append(paths.rel(paths.zz(phase)))
+    plan.deletes = [paths.tmp / name for name in plan_ctx.delete]
+    plan.report = plan_ctx.report(
+        trim=trimmed.log,
+        zz_files=tuple(zz_names),
+        written=tuple(paths.rel(p) for p, _ in plan.writes),
+        deleted=tuple(paths.rel(p) for p in plan.deletes),
+    )
+    return plan
+
+
+def write_plan(plan: GatePlan) -> None:
+    """Apply a plan: atomic writes in order, then deletions (a missing file is a silent skip)."""
+    for path, text in plan.writes:
+        atomic.atomic_write(path, text)
+    for path in plan.deletes:
+        atomic.remove_file(path)
+
+
+def run_gate(
+    root: Path,
+    request: GateRequest,
+    *,
+    lock_timeout_s: float = 120.0,
+    clock: Callable[[], float] | None = None,
+) -> GateReport:
+    """Run one gate against the bank at ``root`` (lock, clean, load, plan, write)."""
+    if root.exists() and not root.is_dir():
+        raise InputError(f"bank path {str(root)!r} is a file, not a directory; pass --bank DIR")
+    with atomic.bank_lock(root, timeout_s=lock_timeout_s):
+        cleaned = atomic.clean_stale_temp(root, now=clock() if clock else None)
+        state = load_state(root)
+        plan = plan_gate(state, request)
+        write_plan(plan)
+    assert plan.report is not None
+    pending = _learnings_pending(request)
+    return plan.report.model_copy(
+        update={
+            "cleaned": tuple(str(p.relative_to(root)) for p in cleaned),
+            "learnings_pending": pending,
+        }
+    )
+
+
+def _learnings_pending(request: GateRequest) -> bool:
+    if request.learnings is None:
+        return False
+    path = request.learnings / request.feature / "learnings.md"
+    try:
+        return path.is_file() and os.path.getsize(path) > 0
+    except OSError:
+        return False

@@ -1,0 +1,86 @@
+"""Which cross-references an entry creates (seed §7 "Auto-Generation Rules", SPEC.md "Idempotency").
+
+* CRITICAL entries only create entities: an endpoint needs an HTTP method with a path or a path
+  under /api/, /v1/, /v2/ (the bare words "delete" or "route" create none); a migration needs a
+  schema-change context (new table, new column, migration, ALTER/CREATE TABLE, ADD COLUMN) and
+  names the tables (else the migration ids, else the columns); a component needs the word
+  component/page/widget or a .tsx/.jsx/.vue/.svelte file.
+* Any compressed entry that was blocked and now completes (a ``blockers`` field) links to the
+  unblocking entry in Decision Links (type ``unblocked``); one with an ``unblocks`` field records
+  what it unblocked (type ``unblocks``).
+
+The facts come from :func:`summarizer.facts.extract_facts` over the scrubbed summary, so no secret
+can become an entity name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from summarizer.bank.entry import BankEntry
+from summarizer.bank.progress_log import section_heading
+from summarizer.bank.xref import XrefIndex
+from summarizer.facts import extract_facts, shorten
+
+if TYPE_CHECKING:
+    from summarizer.bank.phase_plan import Prepared
+
+__all__ = ["add_entry_xrefs"]
+
+_SCHEMA_CHANGE = re.compile(
+    r"\bnew\s+(?:\w+\s+)?(?:table|column)s?\b|\bmigrat\w*|\b(?:alter|create)\s+table\b|\badd\s+column\b",
+    re.IGNORECASE,
+)
+_API_HINTS = ("route", "router", "api", "controller", "handler", "endpoint", "view", "server")
+_UI_EXT = (".tsx", ".jsx", ".vue", ".svelte")
+
+
+def _location(files: Sequence[str], hints: Sequence[str], exts: Sequence[str] = ()) -> str:
+    for path in files:
+        lowered = path.lower()
+        if any(h in lowered for h in hints) or (exts and lowered.endswith(tuple(exts))):
+            return path
+    return files[0] if files else "-"
+
+
+def add_entry_xrefs(index: XrefIndex, p: Prepared, entry: BankEntry) -> None:
+    """Add (or find again) the cross-references of one stored entry."""
+    phase, agent = p.phase, p.agent
+    if entry.band == "CRITICAL":
+        facts = extract_facts(p.summary, p.files)
+        for endpoint in facts.endpoints:
+            index.add_entity("endpoint", endpoint, _location(p.files, _API_HINTS), phase, agent)
+        if _SCHEMA_CHANGE.search(p.summary):
+            where = _location(p.files, ("migration", "alembic", "versions", "schema", "models"))
+            names = (
+                [f"{t} table" for t in facts.tables]
+                or [f"migration {m}" for m in facts.migrations]
+                or [f"{c} column" for c in facts.columns]
+            )
+            for name in names:
+                index.add_entity("migration", name, where, phase, agent)
+        for component in facts.components:
+            index.add_entity(
+                "component",
+                component,
+                _location(p.files, ("component", "page", "widget"), _UI_EXT),
+                phase,
+                agent,
+            )
+    heading = section_heading(p.date, p.phase, p.agent)[4:]
+    if p.blockers and p.status == "complete":
+        index.add_link(
+            "unblocked",
+            shorten(f"{agent} P{phase} completed after: {p.blockers}", 120),
+            f"02-progress-log.md ({heading})",
+            phase,
+        )
+    if p.unblocks:
+        index.add_link(
+            "unblocks",
+            shorten(f"{agent} P{phase} unblocked: {p.unblocks}", 120),
+            f"02-progress-log.md ({heading})",
+            phase,
+        )

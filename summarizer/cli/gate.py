@@ -1,0 +1,145 @@
+"""``summarizer gate``: promote a phase batch into the memory bank, close a sprint, or inject context.
+
+    summarizer gate --phase P [--estimated-phases N] [--feature NAME] [--bank DIR] [--date YYYY-MM-DD]
+                    [--final] [--json] ENTRIES.jsonl
+    summarizer gate --close-sprint [--bank DIR] [--date YYYY-MM-DD] [--json]
+    summarizer gate --inject PHASE [--feature NAME] [--bank DIR]
+
+Entries without a ``date`` take ``--date``, else today's date in UTC. Exit codes: 0 ok (flags are
+printed but do not fail), 1 escalation or bank failure (nothing written), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+from pathlib import Path
+
+import click
+from pydantic import ValidationError
+
+from summarizer.cli._common import emit_json, handle_errors, read_text
+from summarizer.errors import InputError
+from summarizer.models import SubtaskSummary
+from summarizer.settings import Settings
+
+__all__ = ["gate", "parse_entries"]
+
+
+def parse_entries(text: str, *, source: str) -> tuple[SubtaskSummary, ...]:
+    """One ``subtask_summary`` JSON object per non-blank line; errors name the line."""
+    entries: list[SubtaskSummary] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise InputError(
+                f"{source} line {number}: invalid JSON ({exc.msg} at column {exc.colno})"
+            ) from exc
+        if not isinstance(raw, dict):
+            raise InputError(f"{source} line {number}: expected a JSON object, got {type(raw).__name__}")
+        try:
+            entries.append(SubtaskSummary.model_validate(raw))
+        except (ValidationError, ValueError) as exc:
+            detail = exc.errors()[0] if isinstance(exc, ValidationError) else {"msg": str(exc), "loc": ()}
+            where = ".".join(str(part) for part in detail.get("loc", ())) or "entry"
+            raise InputError(f"{source} line {number}: {where}: {detail['msg']}") from exc
+    return tuple(entries)
+
+
+def _today() -> str:
+    return dt.datetime.now(dt.UTC).date().isoformat()
+
+
+def _check_date(value: str | None) -> str:
+    if value is None:
+        return _today()
+    try:
+        return dt.date.fromisoformat(value).isoformat()
+    except ValueError as exc:
+        raise InputError(f"--date {value!r} is not YYYY-MM-DD") from exc
+
+
+@click.command("gate")
+@click.argument("entries", required=False)
+@click.option("--phase", help="Phase id of the batch (e.g. 2 or 2a); entries may carry their own.")
+@click.option(
+    "--estimated-phases",
+    type=int,
+    default=8,
+    show_default=True,
+    help="Phases planned for the feature (per-phase budget = max(5, 100 // N)).",
+)
+@click.option("--feature", default="default", show_default=True, help="Feature the phase belongs to.")
+@click.option(
+    "--bank",
+    type=click.Path(path_type=Path),
+    help="Memory-bank root (default $SUMMARIZER_BANK or .pantheon/memory-bank).",
+)
+@click.option("--date", "date", help="Date for entries without one (YYYY-MM-DD; default: today, UTC).")
+@click.option("--final", is_flag=True, help="Last phase of the feature: archive its PLAN (C4).")
+@click.option(
+    "--learnings", type=click.Path(path_type=Path), help="Learnings root (default: <bank>/../learnings)."
+)
+@click.option(
+    "--close-sprint", is_flag=True, help="Close the sprint: archive, flag unresolved, drop ZZ files."
+)
+@click.option(
+    "--inject", "inject", metavar="PHASE", help="Print the injection block for the phase after PHASE."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as a JSON object.")
+@handle_errors
+def gate(
+    entries: str | None,
+    phase: str | None,
+    estimated_phases: int,
+    feature: str,
+    bank: Path | None,
+    date: str | None,
+    final: bool,
+    learnings: Path | None,
+    close_sprint: bool,
+    inject: str | None,
+    as_json: bool,
+) -> None:
+    """Promote a phase batch (ENTRIES.jsonl, or - for stdin) into the memory bank."""
+    from summarizer.bank import GateRequest, injection_block, run_gate
+    from summarizer.bank import close_sprint as do_close
+
+    root = bank or Settings.load(os.environ).bank_dir
+    when = _check_date(date)
+    if sum(bool(x) for x in (close_sprint, inject, entries)) != 1:
+        raise InputError("give exactly one of ENTRIES.jsonl, --close-sprint or --inject PHASE")
+    if inject:
+        click.echo(injection_block(root, inject, feature=feature, learnings=learnings), nl=False)
+        return
+    if close_sprint:
+        closed = do_close(root, date=when, learnings=learnings)
+        if as_json:
+            emit_json(closed.model_dump(mode="json"))
+        else:
+            click.echo("\n".join(closed.lines()))
+        return
+    assert entries is not None
+    if not phase:
+        raise InputError("--phase is required with ENTRIES.jsonl (e.g. --phase 2)")
+    batch = parse_entries(read_text(entries, what="entries"), source=entries)
+    from summarizer.bank.sprint import default_learnings_dir
+
+    request = GateRequest(
+        phase=phase,
+        entries=batch,
+        date=when,
+        estimated_phases=estimated_phases,
+        feature=feature,
+        final=final,
+        learnings=learnings or default_learnings_dir(root),
+    )
+    report = run_gate(root, request)
+    if as_json:
+        emit_json({"confirmation": report.confirmation(), **report.model_dump(mode="json")})
+    else:
+        click.echo("\n".join(report.lines()))
