@@ -30,7 +30,7 @@ __all__ = ["Database", "is_busy"]
 
 T = TypeVar("T")
 
-_PRAGMAS = ("PRAGMA busy_timeout = 5000", "PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON")
+_PRAGMAS = ("PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = ON")
 _CORRUPT_MARKERS = ("file is not a database", "malformed", "disk image", "not a database")
 
 
@@ -52,6 +52,7 @@ class Database:
     def __init__(self, path: Path, *, attempts: int = 12, busy_timeout_s: float = 5.0) -> None:
         self.path = path
         self._attempts = attempts
+        self._busy_ms = int(busy_timeout_s * 1000)
         self._lock = threading.RLock()
         self._closed = False
         try:
@@ -64,10 +65,15 @@ class Database:
                 f"cannot open the engram database {str(path)!r}: {exc}; check that the directory is "
                 "writable, or set ENGRAM_DATA_DIR to another location"
             ) from exc
-        self._retry(self._configure)
+        try:
+            self._retry(self._configure)
+        except StorageError:
+            self.close()
+            raise
 
     def _configure(self) -> None:
-        # WAL first: engram opens its files in WAL, and readers then never block writers.
+        self._conn.execute(f"PRAGMA busy_timeout = {self._busy_ms}")
+        # WAL: engram opens its files in WAL, and readers then never block writers.
         self._conn.execute("PRAGMA journal_mode = WAL").fetchone()
         for pragma in _PRAGMAS:
             self._conn.execute(pragma)

@@ -187,8 +187,13 @@ def _rebuild_legacy_observations(conn: sqlite3.Connection) -> None:
                  f"SELECT id, {_OBS_COLS} FROM observations WHERE deleted_at IS NULL")
 
 
+def _tables(conn: sqlite3.Connection) -> set[str]:
+    return {str(r[0]) for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
 def migrate(conn: sqlite3.Connection) -> None:
     """Create or upgrade the schema in place. Call inside one write transaction; safe to repeat."""
+    existed = _tables(conn)
     for statement in BASELINE_DDL:
         conn.execute(statement)
     columns = observation_columns(conn)
@@ -200,6 +205,11 @@ def migrate(conn: sqlite3.Connection) -> None:
         _rebuild_legacy_observations(conn)
     for statement in (*_LATE_INDEXES, *_BACKFILLS):
         conn.execute(statement)
+    # A file from before full-text search has rows the new index has never seen (engram leaves them
+    # unsearchable); fill a freshly created index from its content table.
+    for fts in ("observations_fts", "prompts_fts"):
+        if fts not in existed:
+            conn.execute(f"INSERT INTO {fts}({fts}) VALUES('rebuild')")
     # A second set of triggers would index every row twice, so any existing feeder counts.
     for (table, fts), statements in TRIGGERS_DDL.items():
         if not _has_sync_triggers(conn, table, fts):
