@@ -7,7 +7,6 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-
 from summarizer_engram.store import Store
 
 
@@ -19,7 +18,7 @@ def db_path(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def store(db_path: Path) -> Iterator[Store]:
-    """A fresh store with session ``s1`` (project engram) and a 1-hour duplicate window, as in engram's tests."""
+    """A fresh store with session ``s1`` (project engram) and engram's test duplicate window (1 h)."""
     s = Store(db_path, dedupe_window=timedelta(hours=1))
     s.start_session("s1", "engram", "/tmp/engram")
     yield s

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
-from summarizer.errors import NotFound
 from summarizer_engram.capture import extract_learnings, learning_title
 from summarizer_engram.store import Store
+
+from summarizer.errors import NotFound
 
 THREE = """Done with the auth work.
 
@@ -20,6 +20,8 @@ THREE = """Done with the auth work.
 - write the migration for the sessions table
 """
 
+TWO = "## Key Learnings:\n1. bcrypt cost=12 is the right balance\n2. Use atomic rotation for refresh tokens\n"
+
 
 def test_numbered_items_under_key_learnings_stop_at_the_next_header() -> None:
     """Case 36."""
@@ -30,13 +32,15 @@ def test_numbered_items_under_key_learnings_stop_at_the_next_header() -> None:
 
 def test_spanish_header() -> None:
     """Case 37."""
-    text = "## Aprendizajes Clave:\n1. El índice compuesto acelera la consulta\n2. Hay que invalidar la caché al guardar\n"
+    text = ("## Aprendizajes Clave:\n1. El índice compuesto acelera la consulta\n"
+            "2. Hay que invalidar la caché al guardar\n")
     assert len(extract_learnings(text)) == 2
 
 
 def test_bullets_under_a_level_three_header() -> None:
     """Case 38."""
-    text = "### Learnings:\n- Connection pools must be sized per worker\n* Retries need jitter or they stampede\n"
+    text = ("### Learnings:\n- Connection pools must be sized per worker\n"
+            "* Retries need jitter or they stampede\n")
     assert len(extract_learnings(text)) == 2
 
 
@@ -64,7 +68,8 @@ def test_last_section_wins_and_falls_back_when_it_is_empty() -> None:
 
 def test_markdown_is_cleaned() -> None:
     """Case 42."""
-    (item,) = extract_learnings("## Key Learnings:\n1. **Use** `context.Context` in *all* handlers for cancellation\n")
+    text = "## Key Learnings:\n1. **Use** `context.Context` in *all* handlers for cancellation\n"
+    (item,) = extract_learnings(text)
     assert "**" not in item and "`" not in item and "*" not in item
     assert item == "Use context.Context in all handlers for cancellation"
 
@@ -77,7 +82,7 @@ def test_long_learnings_get_a_60_character_title() -> None:
 
 def test_capture_saves_passive_observations_with_the_source_as_tool(store: Store) -> None:
     """Case 43."""
-    text = "## Key Learnings:\n1. bcrypt cost=12 is the right balance\n2. Use atomic rotation for refresh tokens\n"
+    text = TWO
     result = store.passive_capture("s1", text, project="engram", source="subagent-stop")
     assert (result.extracted, result.saved, result.duplicates) == (2, 2, 0)
     saved = store.recent_observations("engram")
@@ -94,7 +99,7 @@ def test_capture_of_empty_content_saves_nothing(store: Store) -> None:
 def test_capture_skips_content_already_stored_under_any_type(store: Store) -> None:
     """Case 44: an identical learning saved earlier as a decision counts as a duplicate."""
     store.save("s1", "Earlier", "bcrypt cost=12 is the right balance", type="decision", project="engram")
-    text = "## Key Learnings:\n1. bcrypt cost=12 is the right balance\n2. Use atomic rotation for refresh tokens\n"
+    text = TWO
     result = store.passive_capture("s1", text, project="engram")
     assert (result.extracted, result.saved, result.duplicates) == (2, 1, 1)
 

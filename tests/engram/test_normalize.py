@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-
 from summarizer_engram.normalize import (
     TRUNCATION_MARKER,
     classify_tool,

@@ -59,23 +59,27 @@ CREATE TRIGGER prompt_fts_insert AFTER INSERT ON user_prompts BEGIN
     INSERT INTO prompts_fts(rowid, content, project) VALUES (new.id, new.content, new.project);
 END;
 CREATE TRIGGER prompt_fts_delete AFTER DELETE ON user_prompts BEGIN
-    INSERT INTO prompts_fts(prompts_fts, rowid, content, project) VALUES ('delete', old.id, old.content, old.project);
+    INSERT INTO prompts_fts(prompts_fts, rowid, content, project)
+    VALUES ('delete', old.id, old.content, old.project);
 END;
 CREATE TRIGGER prompt_fts_update AFTER UPDATE ON user_prompts BEGIN
-    INSERT INTO prompts_fts(prompts_fts, rowid, content, project) VALUES ('delete', old.id, old.content, old.project);
+    INSERT INTO prompts_fts(prompts_fts, rowid, content, project)
+    VALUES ('delete', old.id, old.content, old.project);
     INSERT INTO prompts_fts(rowid, content, project) VALUES (new.id, new.content, new.project);
 END;
 """
 
 ENGRAM_ROWS = """
-INSERT INTO sessions (id, project, directory, started_at) VALUES ('go-1', 'engram', '/src/engram', '2026-03-01 09:00:00');
+INSERT INTO sessions (id, project, directory, started_at)
+VALUES ('go-1', 'engram', '/src/engram', '2026-03-01 09:00:00');
 INSERT INTO observations (session_id, type, title, content, project, scope, topic_key, normalized_hash,
     revision_count, duplicate_count, last_seen_at, created_at, updated_at)
 VALUES ('go-1', 'architecture', 'Auth model', 'JWT in the gateway, sessions in redis', 'engram', 'project',
-        'architecture/auth-model', NULL, 3, 1, '2026-03-01 09:05:00', '2026-03-01 09:05:00', '2026-03-01 10:00:00');
+        'architecture/auth-model', NULL, 3, 1, '2026-03-01 09:05:00', '2026-03-01 09:05:00',
+        '2026-03-01 10:00:00');
 INSERT INTO observations (session_id, type, title, content, project, created_at, updated_at)
-VALUES ('go-1', 'bugfix', 'Fixed tokenizer panic', 'nil map in the tokenizer', 'engram', '2026-03-01 09:10:00',
-        '2026-03-01 09:10:00');
+VALUES ('go-1', 'bugfix', 'Fixed tokenizer panic', 'nil map in the tokenizer', 'engram',
+        '2026-03-01 09:10:00', '2026-03-01 09:10:00');
 INSERT INTO user_prompts (session_id, content, project) VALUES ('go-1', 'fix the tokenizer', 'engram');
 """
 
@@ -108,7 +112,7 @@ def test_we_read_search_and_upsert_into_a_database_engram_wrote(db_path: Path) -
     with Store(db_path) as store:
         assert store.get_session("go-1").project == "engram"
         hits = store.search("tokenizer panic", project="engram")
-        assert [h.title for h in hits][0] == "Fixed tokenizer panic"
+        assert hits[0].title == "Fixed tokenizer panic"
         assert store.search_prompts("tokenizer")[0].session_id == "go-1"
         r = store.save("go-1", "Auth model", "JWT at the edge, sessions in postgres", type="architecture",
                        project="engram", topic_key="Architecture/Auth-Model")
@@ -167,8 +171,10 @@ def test_legacy_observations_without_primary_key_are_migrated(db_path: Path) -> 
     INSERT INTO sessions (id, project, directory) VALUES ('s1', 'engram', '/tmp/engram');
     CREATE TABLE observations (id INT, session_id TEXT, type TEXT, title TEXT, content TEXT, tool_name TEXT,
         project TEXT, created_at TEXT);
-    INSERT INTO observations VALUES (NULL, 's1', 'manual', 'legacy one', 'legacy content a', NULL, 'engram', '2025-01-01 00:00:00');
-    INSERT INTO observations VALUES (7, 's1', 'manual', 'legacy two', 'legacy content b', NULL, 'engram', '2025-01-01 00:00:01');
+    INSERT INTO observations
+    VALUES (NULL, 's1', 'manual', 'legacy one', 'legacy content a', NULL, 'engram', '2025-01-01 00:00:00');
+    INSERT INTO observations
+    VALUES (7, 's1', 'manual', 'legacy two', 'legacy content b', NULL, 'engram', '2025-01-01 00:00:01');
     INSERT INTO observations VALUES (7, 's1', '', '', 'legacy content c', NULL, 'engram', '');
     """
     _engram_db(db_path, schema=legacy, rows="")
@@ -195,7 +201,8 @@ def test_migration_is_idempotent(db_path: Path) -> None:
 
 LATER_LAYOUT = ENGRAM_V17_SCHEMA.replace(
     "last_seen_at TEXT, created_at", "last_seen_at TEXT, sync_id TEXT, created_at"
-).replace("type, project,\n    content='observations'", "type, project, topic_key,\n    content='observations'")
+).replace("type, project,\n    content='observations'",
+          "type, project, topic_key,\n    content='observations'")
 
 
 def test_a_later_engram_layout_is_left_as_is_and_kept_in_sync(db_path: Path) -> None:
@@ -229,7 +236,8 @@ def test_old_files_missing_later_columns_get_them_and_become_searchable(db_path:
             "created_at TEXT NOT NULL DEFAULT (datetime('now'))")
     old = ENGRAM_V17_SCHEMA.split("CREATE TABLE observations (")[0] + f"CREATE TABLE observations ({cols});"
     rows = ("INSERT INTO sessions (id, project, directory) VALUES ('s', 'p', '');"
-            "INSERT INTO observations (session_id, type, title, content) VALUES ('s', 'manual', 'old row', 'body');")
+            "INSERT INTO observations (session_id, type, title, content) "
+            "VALUES ('s', 'manual', 'old row', 'body');")
     _engram_db(db_path, schema=old, rows=rows)
     with Store(db_path) as store:
         o = store.get(1)

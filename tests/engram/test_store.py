@@ -7,11 +7,11 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-
-from summarizer.errors import InputError, NotFound, StorageError
 from summarizer_engram.models import ExportData
 from summarizer_engram.normalize import TRUNCATION_MARKER
 from summarizer_engram.store import Store
+
+from summarizer.errors import InputError, NotFound, StorageError
 
 
 def _sql(db: Path, sql: str, *args: object) -> None:
@@ -47,7 +47,8 @@ def test_a_save_outside_the_window_is_a_new_row(db_path: Path, store: Store) -> 
 
 def test_scope_filters_search_and_context(store: Store) -> None:
     """Case 2."""
-    store.save("s1", "Project auth", "Keep auth middleware in project memory", type="decision", project="engram")
+    store.save("s1", "Project auth", "Keep auth middleware in project memory", type="decision",
+               project="engram")
     store.save("s1", "Personal note", "Use this regex trick later", type="decision", project="engram",
                scope="personal")
     assert store.search("regex", project="engram", scope="project") == []
@@ -99,7 +100,8 @@ def test_topic_upsert_boundary_is_project_and_scope(store: Store) -> None:
     """Case 6."""
     ids = {
         store.save("s1", "Auth", "x", project="engram", topic_key="architecture/auth-model").id,
-        store.save("s1", "Auth", "x", project="engram", scope="personal", topic_key="architecture/auth-model").id,
+        store.save("s1", "Auth", "x", project="engram", scope="personal",
+                   topic_key="architecture/auth-model").id,
         store.save("s1", "Auth", "x", project="another-project", topic_key="architecture/auth-model").id,
     }
     assert len(ids) == 3
@@ -177,7 +179,8 @@ def test_session_upsert_fills_blanks_and_never_overwrites(store: Store) -> None:
     assert (store.get_session("p1").project, store.get_session("p1").directory) == ("myproject", "/new/dir")
     store.start_session("p2", "", "/existing/dir")
     store.start_session("p2", "newproject", "")
-    assert (store.get_session("p2").project, store.get_session("p2").directory) == ("newproject", "/existing/dir")
+    p2 = store.get_session("p2")
+    assert (p2.project, p2.directory) == ("newproject", "/existing/dir")
 
 
 def test_end_session(store: Store) -> None:
@@ -204,7 +207,8 @@ def test_timeline_of_an_orphan_observation(db_path: Path, store: Store) -> None:
     """Case 16: a row whose session is gone (written with FKs off) has no session_info."""
     conn = sqlite3.connect(db_path)
     conn.execute("PRAGMA foreign_keys = OFF")
-    conn.execute("INSERT INTO observations (session_id, type, title, content) VALUES ('ghost', 'manual', 't', 'c')")
+    conn.execute("INSERT INTO observations (session_id, type, title, content) "
+                 "VALUES ('ghost', 'manual', 't', 'c')")
     conn.commit()
     conn.close()
     t = store.timeline(1)
@@ -241,7 +245,8 @@ def test_sessions_are_ordered_by_latest_activity(db_path: Path, store: Store) ->
 
 def test_prompts_with_null_project_read_as_empty(db_path: Path, store: Store) -> None:
     """Case 20."""
-    _sql(db_path, "INSERT INTO user_prompts (session_id, content, project) VALUES ('s1', 'null project', NULL)")
+    _sql(db_path, "INSERT INTO user_prompts (session_id, content, project) "
+                  "VALUES ('s1', 'null project', NULL)")
     assert store.recent_prompts()[0].project == ""
     assert store.search_prompts("null")[0].project == ""
     assert store.export().prompts[0].project == ""
@@ -380,8 +385,9 @@ def test_dedupe_window_option(db_path: Path) -> None:
 
 def test_latest_by_topic_prefers_the_newest_update(db_path: Path, store: Store) -> None:
     """The session compressor's recovery reads by update time, not by rank."""
-    a = store.save("s1", "day 1", "one", project="engram", topic_key="session/engram/compressed/2026-01-01").id
-    b = store.save("s1", "day 2", "two", project="engram", topic_key="session/engram/compressed/2026-01-02").id
+    key = "session/engram/compressed/2026-01-0"
+    a = store.save("s1", "day 1", "one", project="engram", topic_key=key + "1").id
+    b = store.save("s1", "day 2", "two", project="engram", topic_key=key + "2").id
     _sql(db_path, "UPDATE observations SET updated_at = '2026-01-01 00:00:00' WHERE id = ?", b)
     _sql(db_path, "UPDATE observations SET updated_at = '2026-01-05 00:00:00' WHERE id = ?", a)
     latest = store.latest_by_topic("session/engram/compressed/", project="engram")
