@@ -40,6 +40,7 @@ SECTIONS: tuple[tuple[str, str], ...] = (
 # "extra" stands for sections we did not write (an agent's own mem_save of the same topic).
 DROP_ORDER = ("questions", "progress", "extra", "context", "files", "discoveries", "failures", "decisions")
 
+_EXACT_MARGIN = 64
 _TITLE_TO_KEY = {title.lower(): key for key, title in SECTIONS}
 _HEADER = re.compile(r"^##\s+Session Compression\s+[—–-]\s+(\S+)")
 _SECTION = re.compile(r"^###\s+(.+?)\s*$")
@@ -136,12 +137,16 @@ def cap(doc: SessionDocument, max_tokens: int = MAX_TOKENS) -> tuple[SessionDocu
         smaller = _drop_one(doc)
         if smaller is None:
             break
-        doc, dropped = smaller, dropped + 1
-        tokens = count_tokens(render(doc))
+        (doc, item), dropped = smaller, dropped + 1
+        # Subtract the item's own tokens instead of re-tokenising the whole document each time;
+        # near the cap, count exactly, so the estimate never decides where we stop.
+        tokens -= count_tokens(f"- {item}\n")
+        if tokens < max_tokens + _EXACT_MARGIN:
+            tokens = count_tokens(render(doc))
     return doc, dropped
 
 
-def _drop_one(doc: SessionDocument) -> SessionDocument | None:
+def _drop_one(doc: SessionDocument) -> tuple[SessionDocument, str] | None:
     for key in DROP_ORDER:
         if key == "extra":
             for index in range(len(doc.extra) - 1, -1, -1):
@@ -149,9 +154,9 @@ def _drop_one(doc: SessionDocument) -> SessionDocument | None:
                 if values:
                     extra = list(doc.extra)
                     extra[index] = (title, values[:-1])
-                    return replace(doc, extra=tuple(e for e in extra if e[1]))
-        elif doc.section(key):
-            return replace(doc, items={**doc.items, key: doc.section(key)[:-1]})
+                    return replace(doc, extra=tuple(e for e in extra if e[1])), values[-1]
+        elif items := doc.section(key):
+            return replace(doc, items={**doc.items, key: items[:-1]}), items[-1]
     return None
 
 

@@ -1,0 +1,123 @@
+"""`summarizer session` and `summarizer recover` end to end through click, on the fixture transcripts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from summarizer.cli import main
+
+DAY = "2026-11-29"
+
+
+@pytest.fixture
+def runner() -> CliRunner:
+    """A click runner (stderr kept apart from stdout)."""
+    return CliRunner()
+
+
+def test_session_then_recover_prints_the_saved_document(runner: CliRunner, fixture_dir: Path) -> None:
+    """The report goes to stdout; recover prints the document for the project from the transcript's cwd."""
+    result = runner.invoke(main, ["session", str(fixture_dir / "claude_code.jsonl"), "--date", DAY])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("Context compressed to engram:\n- 3 decisions saved")
+    assert f"- Topic: session/shopapi/compressed/{DAY}" in result.stdout
+    recovered = runner.invoke(main, ["recover", "--project", "shopapi"])
+    assert recovered.exit_code == 0
+    assert recovered.stdout.startswith(f"## Session Compression — {DAY}\n### Context\n")
+
+
+def test_json_report_and_project_defaulting_to_the_current_directory(
+    runner: CliRunner, fixture_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Plain messages carry no cwd: the project is the current directory's name."""
+    work = tmp_path / "billing-svc"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    result = runner.invoke(main, ["session", str(fixture_dir / "messages.jsonl"), "--date", DAY, "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["topic_key"] == f"session/billing-svc/compressed/{DAY}"
+    assert report["action"] == "saved" and report["decisions"] == 3 and report["tokens"] < 2000
+
+
+def test_hook_mode_reads_claude_codes_precompact_json_and_always_compresses(
+    runner: CliRunner, fixture_dir: Path, upto_path: Path
+) -> None:
+    """The PreCompact payload names the transcript; a short session is compressed anyway."""
+    payload = {
+        "session_id": "abc",
+        "transcript_path": str(upto_path),
+        "cwd": "/home/dev/shopapi",
+        "hook_event_name": "PreCompact",
+        "trigger": "auto",
+        "custom_instructions": "",
+    }
+    result = runner.invoke(main, ["session", "--hook", "--date", DAY], input=json.dumps(payload))
+    assert result.exit_code == 0, result.output
+    assert "- Topic: session/shopapi/compressed/2026-11-29" in result.stdout
+
+
+@pytest.fixture
+def upto_path(fixture_dir: Path, tmp_path: Path) -> Path:
+    """The first 12 lines of the Claude Code fixture: a session with 5 tool calls."""
+    lines = (fixture_dir / "claude_code.jsonl").read_text().splitlines(keepends=True)[:12]
+    path = tmp_path / "short.jsonl"
+    path.write_text("".join(lines))
+    return path
+
+
+def test_a_short_session_is_not_due_without_force(runner: CliRunner, upto_path: Path) -> None:
+    """The trigger rules hold: exit 0 and say why, with the way to force it."""
+    result = runner.invoke(main, ["session", str(upto_path), "--date", DAY])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("No compression due: only 5 tool calls in the session")
+    assert "--force" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b'{"role": "user", "content": "hi"}\n{not json}\n', "line 2 is not valid JSON"),
+        (b"\xff\xfe binary", "not valid UTF-8"),
+        (b"", "is empty"),
+    ],
+)
+def test_bad_transcripts_exit_2_with_one_line(
+    runner: CliRunner, tmp_path: Path, content: bytes, message: str
+) -> None:
+    """Malformed JSON, invalid UTF-8 and empty files are bad input: exit 2, one line on stderr."""
+    path = tmp_path / "t.jsonl"
+    path.write_bytes(content)
+    result = runner.invoke(main, ["session", str(path)])
+    assert result.exit_code == 2
+    assert message in result.stderr and result.stderr.count("\n") == 1
+
+
+def test_a_hook_never_exits_2(runner: CliRunner) -> None:
+    """Bad hook input is reported with exit 1, which never blocks the agent's compaction."""
+    result = runner.invoke(main, ["session", "--hook"], input="not json")
+    assert result.exit_code == 1 and "--hook expects" in result.stderr
+
+
+def test_engram_unavailable_prints_the_summary_on_stdout_and_says_so(
+    runner: CliRunner, fixture_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unusable database: exit 0, the notice on stderr, the document on stdout."""
+    blocked = tmp_path / "not-a-dir"
+    blocked.write_text("a file where the engram directory should be")
+    monkeypatch.setenv("ENGRAM_DATA_DIR", str(blocked))
+    result = runner.invoke(main, ["session", str(fixture_dir / "claude_code.jsonl"), "--date", DAY])
+    assert result.exit_code == 0, result.output
+    assert "engram unavailable" in result.stderr and "NOT saved" in result.stderr
+    assert result.stdout.startswith(f"## Session Compression — {DAY}\n")
+
+
+def test_recover_with_nothing_saved_is_a_one_line_error(runner: CliRunner) -> None:
+    """No document for the project: NotFound, exit 2, the command to run."""
+    result = runner.invoke(main, ["recover", "--project", "nothing-here"])
+    assert result.exit_code == 2
+    assert "no compressed session for project 'nothing-here'" in result.stderr
