@@ -1,0 +1,116 @@
+"""Evaluate tool-output compression against independent ground truth.
+
+Usage:
+    python evals/eval_output.py /work/shared/evaldata [MORE_FOLDERS ...] [--target N] [--stress N]
+
+Reads every case (LogHub ``loghub/<System>/`` and generated ``gen/<case>/`` formats, or any folder
+of the same format), compresses it with the public API, and prints per case: tokens in, tokens out,
+reduction, must recall, should recall, the missed items, and the time; then the totals and the
+median reductions the bar is defined on (cases of 10,000+ tokens, dense vs not dense; dense means
+more than 20% of the lines are must-survive lines).
+
+``--stress N`` runs a second pass with ``--target N --floor 0`` so that the small cases, which pass
+through unchanged by default, are compressed too and the rules are exercised on every case.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from summarizer.output import OriginalStore, OutputOptions, compress
+from summarizer.output.truth import Case, load_cases, recall
+from summarizer.tokens import count_tokens
+
+LARGE = 10_000
+DENSE = 0.20
+
+
+def _run(case: Case, store: OriginalStore, options: OutputOptions) -> dict[str, object]:
+    data = case.path.read_bytes()
+    started = time.perf_counter()
+    result = compress(io.BytesIO(data), store, options)
+    elapsed = time.perf_counter() - started
+    if result.passthrough:
+        identical = b"".join(store.iter_bytes(result.restore_id)) == data and result.text == data.decode(
+            "utf-8", "replace")
+    else:
+        identical = False
+    must = recall(case.must, result.text)
+    should = recall(case.should, result.text)
+    lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
+    must_lines = {item.label.split(":", 1)[0] for item in case.must if item.label.startswith("line ")}
+    dense = (len(must_lines) / max(lines, 1) > DENSE) if must_lines else len(case.must) / max(lines, 1) > DENSE
+    return {"case": case.name, "in": result.original_tokens, "out": result.compressed_tokens,
+            "reduction": result.reduction, "must": must, "should": should, "time": elapsed,
+            "dense": dense, "passthrough": result.passthrough, "identical": identical,
+            "class": result.classification, "exact": result.original_tokens_exact,
+            "recount": count_tokens(data.decode("utf-8", "replace"))}
+
+
+def _table(rows: list[dict[str, object]], title: str) -> bool:
+    print(f"\n## {title}\n")
+    print(f"| case | class | tokens in | tokens out | reduction | must | should | time | note |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|")
+    ok = True
+    for r in rows:
+        must, should = r["must"], r["should"]
+        note = "pass-through" + (" (byte-identical)" if r["identical"] else " (NOT identical)") if r["passthrough"] else ""
+        if r["dense"]:
+            note = (note + " dense").strip()
+        print(f"| {r['case']} | {r['class']} | {r['in']:,} | {r['out']:,} | {r['reduction']:.1%} | "
+              f"{must.found}/{must.total} | {should.found}/{should.total} | {r['time']:.2f}s | {note} |")
+        if must.missed:
+            ok = False
+    misses = [(r["case"], m) for r in rows for m in r["must"].missed]
+    for name, missed in misses[:60]:
+        print(f"  MISSED must [{name}] {missed[:200]}")
+    large = [r for r in rows if r["in"] >= LARGE]
+    sparse = [r["reduction"] for r in large if not r["dense"]]
+    dense = [r["reduction"] for r in large if r["dense"]]
+    must_found = sum(r["must"].found for r in rows)
+    must_total = sum(r["must"].total for r in rows)
+    should_found = sum(r["should"].found for r in rows)
+    should_total = sum(r["should"].total for r in rows)
+    print(f"\nTotals: {len(rows)} cases, tokens {sum(r['in'] for r in rows):,} -> {sum(r['out'] for r in rows):,}; "
+          f"must {must_found}/{must_total}; should {should_found}/{should_total}; "
+          f"cases at 100% must: {sum(1 for r in rows if not r['must'].missed)}/{len(rows)}")
+    if sparse:
+        print(f"Median reduction, >= {LARGE:,} tokens, not dense ({len(sparse)} cases): {statistics.median(sparse):.1%}")
+    if dense:
+        print(f"Median reduction, >= {LARGE:,} tokens, dense ({len(dense)} cases): {statistics.median(dense):.1%}")
+    small = [r for r in rows if r["in"] <= 500]
+    if small:
+        print(f"Under the floor: {sum(1 for r in small if r['identical'])}/{len(small)} byte-identical")
+    return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the evaluation; exit 1 when any case misses a must-survive item."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("folders", nargs="+", type=Path)
+    parser.add_argument("--target", type=int, default=None, help="token budget (default: the product default)")
+    parser.add_argument("--stress", type=int, default=None, help="also run with this target and no floor")
+    args = parser.parse_args(argv)
+    cases = [case for folder in args.folders for case in load_cases(folder)]
+    if not cases:
+        print("no cases found (expected folders holding truth.json)", file=sys.stderr)
+        return 2
+    ok = True
+    with tempfile.TemporaryDirectory(prefix="eval-output-") as tmp:
+        store = OriginalStore(Path(tmp) / "originals")
+        rows = [_run(c, store, OutputOptions(target_tokens=args.target)) for c in cases]
+        ok &= _table(rows, f"default options (target {args.target or 'auto'})")
+        if args.stress:
+            rows = [_run(c, store, OutputOptions(target_tokens=args.stress, floor_tokens=0)) for c in cases]
+            ok &= _table(rows, f"stress: target {args.stress}, floor 0 (every case compressed)")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

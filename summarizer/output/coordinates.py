@@ -1,0 +1,222 @@
+"""Which lines are critical coordinates: the rules, applied once per distinct line *template*.
+
+A template is the raw line with every ASCII digit replaced by ``#`` (``bytes.translate``, length
+preserving). Classifying templates instead of lines is what makes the engine fast: a 100 MB log
+has a few thousand distinct templates, so the regexes below run thousands of times, not millions.
+No rule may depend on a digit's value; rules see ``#``.
+
+Rules, in order (the first that applies wins):
+
+1. Passing-test lines (``PASSED``, ``ok 3 - name``, ``✓``, ``--- PASS``) are counted, never listed.
+2. A *log record* with a level in its header: the level decides. ERROR/FATAL/CRITICAL/SEVERE/
+   ALERT/EMERG/PANIC, logcat ``E``/``F`` and ``[error]`` are errors; WARN/WARNING and logcat ``W``
+   are warnings; both are hard coordinates. INFO/DEBUG/NOTICE/TRACE lines are ordinary, whatever
+   words their message contains (the level is the author's own verdict on the line).
+3. Alert-tagged records (a leading upper-case tag where normal records start with ``-``, as in
+   BGL and Thunderbird system logs) are hard coordinates.
+4. Docker/Kubernetes events (``Exited (137)``, ``OOMKilled``, ``Killed``, ``exited with code``,
+   ``CrashLoopBackOff``) and exit codes are hard coordinates anywhere.
+5. Tool output (a line that is not a timestamped record): error/fatal/failed/panic/exception/
+   traceback/assertion lines, ``not ok``, ``✗``, failing-test headers, ``file:line[:col]``
+   references and summary counts (``11 failed``) are hard coordinates; stack frames go to
+   :mod:`summarizer.output.frames`; warnings without a location are *soft*.
+6. A level-less log record with an error word (``Failed password``) is *soft*: every distinct
+   pattern of soft lines is shown once with its count and line range, never dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from summarizer.output import formats
+
+__all__ = [
+    "BINARY",
+    "COORD",
+    "FRAME",
+    "PASS",
+    "PLAIN",
+    "SOFT",
+    "LineClass",
+    "classify_template",
+    "find_location",
+    "find_timestamp",
+]
+
+PLAIN, COORD, SOFT, PASS, FRAME, BINARY = 0, 1, 2, 3, 4, 5
+
+_HEADER_WINDOW = 170
+
+# The first level-like token of a record's header decides its severity.
+_LEVEL = re.compile(
+    r"(?<![\w.\-/])(?P<up>(?-i:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|"
+    r"ALERT|EMERG|PANIC|VERBOSE|FINE|FINER|FINEST|CONFIG))(?![\w\-/])(?!\.\w)"
+    r"|\[(?P<br>trace|debug|info|notice|warn|warning|error|crit|critical|alert|emerg|fatal)\]"
+    r"|, (?P<win>Info|Warning|Error|Critical|Verbose|Information) "
+    r"|\blevel=\"?(?P<kv>trace|debug|info|warn|warning|error|fatal|critical|panic)\b"
+    r"|\"level\":\s*\"(?P<js>trace|debug|info|warn|warning|error|fatal|critical|panic)\"",
+    re.IGNORECASE,
+)
+# logcat: "03-17 16:13:46.764  2227  2794 E Tag: message"
+_LOGCAT = re.compile(r"^#{2}-#{2} #{2}:#{2}:#{2}\.#{3}\s+#+\s+#+ (?P<lc>[VDIWEFA]) ")
+_ERROR_LEVELS = {"ERROR", "ERR", "FATAL", "CRITICAL", "CRIT", "SEVERE", "ALERT", "EMERG", "PANIC", "E", "F"}
+_WARN_LEVELS = {"WARN", "WARNING", "W"}
+
+# A log record starts with a timestamp, a syslog month, an epoch/sequence number or a bracketed time.
+_RECORD = re.compile(
+    r"^(?:[#\[]|- #|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b"
+    r"|[A-Z][A-Z#_]{2,} #{6,} )"
+)
+_CLOCK = re.compile(r"#{1,2}:#{2}:#{2}")
+_ALERT_TAG = re.compile(r"^[A-Z][A-Z#_]{2,} #{6,} ")
+
+_DOCKER = re.compile(
+    r"\bExited \(#+\)|\bexited with code #+|\bOOMKilled\b|\bKilled\b|CrashLoopBackOff|\bBack-off restarting"
+    r"|\bexit (?:code|status):? -?#+|\bexit_code=#+|returned non-zero exit status|\bcontainer \S+ (?:died|killed)"
+    r"|Error response from daemon|\bsignal: killed"
+)
+
+_HARD = re.compile(
+    r"\b(?:[Ee]rror|ERROR|ERRORS|ERR!|FAIL|FAILED|FAILURE|FATAL|[Ff]atal|PANIC|[Pp]anic(?:ked)?)\b"
+    r"|\w(?:Error|Exception|Exit|Interrupt|Fault)\b|\b[Ee]xception\b|\bTraceback\b"
+    r"|\b[Ff]ail(?:ed|ure|ing|s)?\b|\bnot ok\b|[✗✘✖❌×]|\b[Aa]ssert(?:ion)?\w*\b"
+    r"|[Ss]egmentation fault|core dumped|\b[Aa]bort(?:ed)?\b|\bUnhandled\b|\bundefined reference\b"
+    r"|\bcannot find symbol\b|\bunresolved\b|\bno such file\b|\bNo such file\b|\bnot found\b"
+    r"|^E {2,}\S|^\s*●|^>\s"
+)
+_WARN = re.compile(r"\b(?:[Ww]arning|WARNING|WARN|[Dd]eprecat\w*)\b|warning\[")
+
+# file:line[:col] in its common shapes: a/b.py:12, a.ts(3,4), Foo.java:[12,5], File "x", line 3, at line 9.
+_LOCATION = re.compile(
+    r"(?<![\w.~+@/\\-])(?P<loc>(?:[A-Za-z]:)?[\w.~+@/\\-]*[\w)]\.[A-Za-z][\w]{0,7}"
+    r"(?::\[#+,#+\]|\(#+(?:,#+)?\)|:#+(?::#+)?))(?![\w#])"
+    r"|File \"[^\"]+\", line #+|\bat line #+|--> \S+:#+(?::#+)?"
+)
+
+
+# Python's regex engine tries every branch of an alternation at every position, so each big
+# rule is guarded by plain substring checks on the lower-cased template (memchr-fast).
+_HARD_KEYS = ("err", "fail", "fatal", "panic", "exception", "traceback", "not ok", "assert", "abort",
+              "segmentation", "core dumped", "unhandled", "undefined reference", "cannot find", "unresolved",
+              "no such file", "not found", "exit", "interrupt", "fault", "✗", "✘", "✖", "❌", "×", "●")
+_DOCKER_KEYS = ("exit", "kill", "crashloop", "back-off", "non-zero", "died", "daemon", "signal")
+_WARN_KEYS = ("warn", "deprecat")
+
+
+def _has(low: str, keys: tuple[str, ...]) -> bool:
+    return any(k in low for k in keys)
+
+
+def _hard(template: str, low: str) -> bool:
+    if template[:1] in ("E", ">") or "●" in template:
+        return bool(_HARD.search(template))
+    return _has(low, _HARD_KEYS) and bool(_HARD.search(template))
+
+
+def _docker(low: str, template: str) -> bool:
+    return _has(low, _DOCKER_KEYS) and bool(_DOCKER.search(template))
+
+
+def _warn(low: str, template: str) -> bool:
+    return _has(low, _WARN_KEYS) and bool(_WARN.search(template))
+
+
+def _location(template: str) -> bool:
+    return ("#" in template) and bool(_LOCATION.search(template))
+
+
+@dataclass(frozen=True, slots=True)
+class LineClass:
+    """What a template is: its class, the coordinate kind, and where its header ends."""
+
+    cls: int
+    kind: str = ""
+    header_end: int = 0
+    record: bool = False
+
+
+_PLAIN = LineClass(PLAIN)
+
+
+def _level(text: str) -> tuple[str, int, int] | None:
+    """(level, start, end) of the first level token in the header window."""
+    head = text[:_HEADER_WINDOW]
+    logcat = _LOGCAT.match(head)
+    if logcat:
+        return logcat.group("lc"), logcat.start("lc"), logcat.end()
+    match = _LEVEL.search(head)
+    if match is None:
+        return None
+    token = next(g for g in match.groups() if g)
+    return token.upper(), match.start(), match.end()
+
+
+def classify_template(template: str) -> LineClass:
+    """Classify one line template (digits already replaced by ``#``)."""
+    if not template or template.isspace():
+        return _PLAIN
+    if formats.is_pass_line(template):
+        return LineClass(PASS)
+    low = template.lower()
+    special = formats.special_kind(template, low)
+    if special is not None:
+        return LineClass(COORD, special)
+    record = bool(_RECORD.match(template))
+    level = _level(template) if record or template[:1].isalpha() else None
+    if level is not None and not record and _CLOCK.search(template, 0, level[1]):
+        record = True  # "<file name> 2017-05-16 00:00:20.345 2931 WARNING ...": a time precedes the level
+    # A level counts when it heads a record, or when the line itself starts with it ("ERROR: x").
+    if level is not None and (record or level[1] == 0):
+        token, _, end = level
+        if token in _ERROR_LEVELS:
+            return LineClass(COORD, "error", end, record)
+        if token in _WARN_LEVELS:
+            return LineClass(COORD, "warning", end, record)
+        if _docker(low, template):
+            return LineClass(COORD, "docker_event", end, record)
+        return LineClass(PLAIN, "", end, True)
+    if _docker(low, template):
+        return LineClass(COORD, "docker_event", 0, record)
+    if record:
+        if _ALERT_TAG.match(template):
+            return LineClass(COORD, "alert", 0, True)
+        if _hard(template, low) or _warn(low, template):
+            return LineClass(SOFT, "soft", 0, True)
+        return LineClass(PLAIN, "", 0, True)
+    if formats.is_frame(template):
+        return LineClass(FRAME, "frame")
+    if _hard(template, low):
+        return LineClass(COORD, "error")
+    if _location(template):
+        return LineClass(COORD, "location")
+    if _warn(low, template):
+        return LineClass(SOFT, "warning")
+    return _PLAIN
+
+
+def find_location(text: str) -> str | None:
+    """The first ``file:line[:col]`` reference in a (real, not templated) line, if any."""
+    match = _LOCATION_REAL.search(text)
+    return match.group(0) if match else None
+
+
+_LOCATION_REAL = re.compile(_LOCATION.pattern.replace("#", r"\d"))
+
+_TIMESTAMP = re.compile(
+    r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"
+    r"|\d{4}[-.]\d{2}[-.]\d{2}-\d{2}\.\d{2}\.\d{2}(?:\.\d+)?"
+    r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
+    r"|\[\w{3} \w{3} \d{2} \d{2}:\d{2}:\d{2} \d{4}\]"
+    r"|\b\d{2}/\d{2}/\d{2,4} \d{2}:\d{2}:\d{2}"
+    r"|\b\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}"
+    r"|\b\d{8}-\d{1,2}:\d{1,2}:\d{1,2}(?::\d+)?"
+    r"|\b\d{6} \d{6}\b"
+    r"|\[\d{2}:\d{2}:\d{2}(?:\.\d+)?\]|\[\d{2}\.\d{2} \d{2}:\d{2}:\d{2}\]"
+)
+
+
+def find_timestamp(text: str) -> str | None:
+    """The first timestamp in ``text`` (ISO, syslog, Apache, logcat, HDFS and similar shapes)."""
+    match = _TIMESTAMP.search(text[:_HEADER_WINDOW])
+    return match.group(0) if match else None

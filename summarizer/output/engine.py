@@ -1,0 +1,284 @@
+"""The streaming pass: one walk over the input, bounded memory, a cheap per-line hot path.
+
+Per chunk of complete lines (bytes): clean it (CRLF, CR progress bars, ANSI), make its digit
+template with one ``bytes.translate``, split both, and walk the lines once. Each line costs a dict
+lookup of its template; a template is classified by :func:`coordinates.classify_template` only the
+first time it is seen. Ordinary lines are counted and sampled; only coordinates, frames and
+failure-block lines take the slow path, and only kept lines are ever decoded.
+
+What is retained is bounded: the template table (pruned past ``MAX_TEMPLATES``), the distinct
+coordinates (capped at ``MAX_COORDINATES``; identical messages are folded into one with a count),
+the sampler (capped) and at most one open trace or failure block (head/tail windows).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from summarizer.output import coordinates as co
+from summarizer.output import formats
+from summarizer.output.classify import FamilyCounts
+from summarizer.output.frames import TraceBlock
+from summarizer.output.lines import MAX_LINE_BYTES, Chunk, clean_chunk, decode_line, is_binary
+from summarizer.output.patterns import MAX_TEMPLATES, Sampler
+
+__all__ = ["CoordEntry", "Engine"]
+
+DIGITS = bytes.maketrans(b"0123456789", b"##########")
+MAX_COORDINATES = 100_000
+_FAILURE_BLOCK_LINES = 60
+_BARE_PATH = re.compile(r"^(?:[A-Za-z]:)?[\w.~@/\\+-]+\.[A-Za-z]\w{0,7}$")
+_ESLINT_LINE = re.compile(r"^\s+#+:#+\s")
+_SOURCE_LINE = re.compile(r"^\s+(?:\S|\[Previous line repeated)")
+
+
+@dataclass(slots=True)
+class CoordEntry:
+    """One distinct coordinate while streaming."""
+
+    kind: str
+    line: int
+    raw: bytes
+    count: int = 1
+    last_line: int = 0
+    full_bytes: int | None = None
+
+
+@dataclass(slots=True)
+class _FailureBlock:
+    indent: int
+    kept: int = 0
+    trace: TraceBlock | None = None
+
+
+@dataclass
+class Engine:
+    """Accumulates everything the rendering needs while the input streams through."""
+
+    line_no: int = 0
+    templates: dict[bytes, list[object]] = field(default_factory=dict)
+    coords: dict[bytes, CoordEntry] = field(default_factory=dict)
+    coords_not_listed: int = 0
+    frame_markers: list[tuple[int, str]] = field(default_factory=list)
+    sampler: Sampler = field(default_factory=Sampler)
+    passed: int = 0
+    binary_lines: int = 0
+    pruned_lines: int = 0
+    omitted_frames: int = 0
+    first_timestamp: tuple[int, str] | None = None
+    last_timestamp: tuple[int, str] | None = None
+    _trace: TraceBlock | None = None
+    _trace_is_python: bool = False
+    _expect_exception: bool = False
+    _saw_traceback: bool = False
+    _failure: _FailureBlock | None = None
+    _bare_path: tuple[int, bytes] | None = None
+
+    # -- hot path -------------------------------------------------------------------------------
+    def feed(self, chunk: Chunk) -> None:
+        """Process one chunk of complete lines."""
+        data = clean_chunk(chunk.data)
+        raws = data.split(b"\n")
+        tpls = data.translate(DIGITS).split(b"\n")
+        long_lines = dict(chunk.long_lines)
+        templates = self.templates
+        sampler = self.sampler
+        n = self.line_no
+        first_n = n + 1
+        for index, template in enumerate(tpls):
+            n += 1
+            rec = templates.get(template)
+            if rec is None:
+                rec = self._new_template(template, n, raws[index])
+            else:
+                rec[0] += 1  # type: ignore[operator]
+                rec[2] = n
+            cls = rec[3]
+            if self._trace is None and self._failure is None and not self._expect_exception:
+                if cls == co.PLAIN:
+                    sampler.seen += 1
+                    if sampler.seen % sampler.every == 1 or sampler.every == 1:
+                        self._sample(n, raws[index])
+                    continue
+                if cls == co.PASS:
+                    self.passed += 1
+                    continue
+                if cls == co.SOFT:
+                    continue
+            self._slow(n, raws[index], template, rec, long_lines.get(index))
+        self.line_no = n
+        self._timestamps(raws, first_n)
+        if len(templates) > MAX_TEMPLATES:
+            self._prune()
+
+    def _sample(self, n: int, raw: bytes) -> None:
+        sampler = self.sampler
+        if _BARE_PATH.match(decode_line(raw[:512])):
+            self._bare_path = (n, raw)
+        sampler.kept.append((n, raw[:4096]))
+        if len(sampler.kept) > sampler.cap:
+            sampler.kept = sampler.kept[::2]
+            sampler.every *= 2
+
+    def _new_template(self, template: bytes, n: int, raw: bytes) -> list[object]:
+        text = decode_line(template[:MAX_LINE_BYTES])
+        if is_binary(template[:4096]):
+            lc = co.LineClass(co.BINARY)
+        else:
+            lc = co.classify_template(text)
+            if lc.cls == co.PLAIN and _BARE_PATH.match(text):
+                lc = co.LineClass(co.PLAIN, "bare_path")
+        rec: list[object] = [1, n, n, lc.cls, lc, raw[:4096]]
+        self.templates[template] = rec
+        return rec
+
+    # -- slow path: coordinates, frames, blocks -------------------------------------------------
+    def _slow(self, n: int, raw: bytes, template: bytes, rec: list[object], full: int | None) -> None:
+        cls = rec[3]
+        lc: co.LineClass = rec[4]  # type: ignore[assignment]
+        text = None
+        if self._failure is not None and self._in_failure(n, raw, cls):
+            return
+        if self._trace is not None:
+            if cls == co.FRAME or (cls != co.COORD and _SOURCE_LINE.match(text := decode_line(raw[:4096]))):
+                self._trace.add(n, text if text is not None else decode_line(raw[:4096]), cls == co.FRAME)
+                return
+            self._close_trace()
+        if self._expect_exception and raw.strip():
+            self._expect_exception = False
+            if cls != co.FRAME:
+                self._add_coord(n, raw, template, "exception", 0, full)
+                return
+        if cls == co.FRAME:
+            self._trace = TraceBlock(start_line=n)
+            self._trace_is_python = self._saw_traceback
+            self._trace.add(n, decode_line(raw[:4096]), True)
+            return
+        if cls == co.PLAIN:
+            self.sampler.seen += 1
+            if lc.kind == "bare_path":
+                self._bare_path = (n, raw)
+            return
+        if cls == co.PASS:
+            self.passed += 1
+            return
+        if cls == co.BINARY:
+            self.binary_lines += 1
+            return
+        if cls != co.COORD:
+            return
+        if b"Traceback" in raw:
+            self._saw_traceback = True
+        if self._bare_path is not None and _ESLINT_LINE.match(decode_line(template[:64])):
+            # eslint prints the file once, then "line:col  error  message": keep the file too.
+            line_no, path_raw = self._bare_path
+            self._add_coord(line_no, path_raw, path_raw, "file", 0, None)
+        self._add_coord(n, raw, template, lc.kind, lc.header_end, full)
+        if lc.kind == "failing_test" and (b"not ok" in raw or "●".encode() in raw):
+            indent = len(raw) - len(raw.lstrip())
+            self._failure = _FailureBlock(indent)
+
+    def _in_failure(self, n: int, raw: bytes, cls: object) -> bool:
+        """Lines indented under a failing test (TAP YAML, jest details) belong to it."""
+        block = self._failure
+        assert block is not None
+        stripped = raw.lstrip()
+        if stripped and len(raw) - len(stripped) <= block.indent:
+            self._close_failure()
+            return False
+        if cls == co.FRAME:
+            if block.trace is None:
+                block.trace = TraceBlock(start_line=n)
+            block.trace.add(n, decode_line(raw[:4096]), True)
+            return True
+        if block.trace is not None:
+            self._emit_trace(block.trace)
+            block.trace = None
+        if stripped and block.kept < _FAILURE_BLOCK_LINES:
+            block.kept += 1
+            self._add_coord(n, raw, raw, "detail", 0, None)
+        return True
+
+    def _close_failure(self) -> None:
+        if self._failure is not None and self._failure.trace is not None:
+            self._emit_trace(self._failure.trace)
+        self._failure = None
+
+    def _close_trace(self) -> None:
+        if self._trace is None:
+            return
+        self._emit_trace(self._trace)
+        if self._trace_is_python:
+            self._expect_exception = True
+        self._trace = None
+        self._saw_traceback = False
+
+    def _emit_trace(self, block: TraceBlock) -> None:
+        previous = block.start_line
+        for line_no, text in block.finish():
+            if line_no == 0:
+                self.frame_markers.append((previous, text))
+                continue
+            previous = line_no
+            raw = text.encode("utf-8", "replace")
+            self._add_coord(line_no, raw, raw, "frame", 0, None)
+        self.omitted_frames += block.omitted
+
+    def _add_coord(self, n: int, raw: bytes, template: bytes, kind: str, header_end: int, full: int | None) -> None:
+        # Identical messages fold into one entry: the header (time, pid, level) is templated.
+        key = template[:header_end] + raw[header_end:] if header_end else raw
+        entry = self.coords.get(key)
+        if entry is not None:
+            entry.count += 1
+            entry.last_line = n
+            return
+        if len(self.coords) >= MAX_COORDINATES:
+            self.coords_not_listed += 1
+            return
+        self.coords[key] = CoordEntry(kind, n, raw[:MAX_LINE_BYTES], 1, n, full)
+
+    def finish(self) -> None:
+        """Close any open block at the end of input."""
+        self._close_failure()
+        self._close_trace()
+
+    # -- bookkeeping -----------------------------------------------------------------------------
+    def _timestamps(self, raws: list[bytes], first_n: int) -> None:
+        if self.first_timestamp is None:
+            for offset, raw in enumerate(raws[:50]):
+                stamp = co.find_timestamp(decode_line(raw[:200]))
+                if stamp:
+                    self.first_timestamp = (first_n + offset, stamp)
+                    break
+        for offset in range(len(raws) - 1, max(len(raws) - 30, -1), -1):
+            stamp = co.find_timestamp(decode_line(raws[offset][:200]))
+            if stamp:
+                self.last_timestamp = (first_n + offset, stamp)
+                break
+
+    def _prune(self) -> None:
+        # Fold templates seen once into an anonymous tally; coordinates live elsewhere, so no
+        # coordinate is lost, only the pattern text of one-off ordinary lines.
+        keep: dict[bytes, list[object]] = {}
+        for template, rec in self.templates.items():
+            if rec[0] == 1 and rec[3] in (co.PLAIN, co.PASS, co.BINARY):
+                self.pruned_lines += 1
+            else:
+                keep[template] = rec
+        self.templates = keep
+
+    def family_counts(self) -> FamilyCounts:
+        """Weighted family counts for the classification."""
+        counts = FamilyCounts(lines=self.line_no)
+        for template, rec in self.templates.items():
+            count: int = rec[0]  # type: ignore[assignment]
+            lc: co.LineClass = rec[4]  # type: ignore[assignment]
+            text = decode_line(template[:300])
+            build, test, container = formats.family_hits(text)
+            counts.records += count * lc.record
+            counts.build += count * build
+            counts.test += count * (test or lc.cls == co.PASS)
+            counts.container += count * container
+            counts.tracebacks += count * (lc.cls == co.FRAME)
+        return counts

@@ -1,0 +1,138 @@
+"""Small recognisers for the common tools' output formats.
+
+Each recogniser is a regular expression over a line *template* (digits replaced by ``#``, see
+:mod:`summarizer.output.coordinates`). Together they answer four questions the general rules
+cannot: is this a passing-test line (counted, not listed)? is it a summary count or a failing-test
+header (a coordinate even without an error word)? is it a stack frame? and which tool families
+does the output come from (for the classification)?
+
+Covered: pytest, unittest, cargo/rustc, go test, node:test/TAP, jest, vitest, mocha, tsc, eslint,
+gcc/clang/make, javac/maven/gradle, pip/npm, docker/kubectl, and Python/JVM/JS/Go/Rust frames.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["FAMILIES", "failing_test_name", "family_hits", "is_frame", "is_pass_line", "special_kind"]
+
+_PASS = re.compile(
+    r"\s(?:PASSED|XFAIL|XPASS|SKIPPED|SKIP|XFAILED)(?: \(.*\))?\s*(?:\[ *#+%\])?$"  # pytest -v
+    r"|^\s*ok #+(?: -|$)"  # TAP
+    r"|^\s*(?:✓|✔|√|\[PASS\]|PASS:?)\s"  # jest/vitest/mocha, go, generic
+    r"|^\s*--- (?:PASS|SKIP): |^=== (?:RUN|PAUSE|CONT|NAME)\s"  # go test -v
+    r"|^ok\s+\S+\s+(?:\(cached\)|[#.]+m?s)"  # go package ok
+    r"|^test \S.* \.\.\. (?:ok|ignored)$"  # cargo test
+    r"|\s\.\.\. (?:ok|skipped.*)$"  # unittest -v
+    r"|^\s*# Subtest: "  # node:test announces every test before its result
+)
+
+_SUMMARY = re.compile(
+    r"^=+ .*\b(?:passed|failed|errors?|no tests ran)\b.* in [#.]+s.*=+$"
+    r"|^#+ (?:passed|failed)\b.* in [#.]+s"
+    r"|^# (?:tests|suites|pass|fail|cancelled|skipped|todo) #+$"
+    r"|^(?:Tests?|Test Suites|Test Files|Snapshots):\s+.*#+ (?:passed|failed|total|skipped)"
+    r"|^test result: |^Ran #+ tests? in |^(?:OK|FAILED)(?: \(.*\))?$"
+    r"|Tests run: #+, Failures: #+|\bBUILD (?:SUCCESS|SUCCESSFUL|FAILURE|FAILED)\b"
+    r"|^Found #+ errors?\b|^\s*✖ #+ problems?|\b#+ (?:errors?|warnings?) generated\b"
+    r"|^(?:FAIL|ok)\s+\S+\s+[#.]+m?s$|^FAIL$|^\s*(?:#+ (?:passing|failing|pending))\b"
+)
+
+# Failing-test headers; the named group ``name`` is the test's name.
+_FAILING = re.compile(
+    r"^(?:FAILED|ERROR) (?P<name>\S+::\S+)"  # pytest short summary
+    r"|^_{3,} (?:ERROR at \w+ of )?(?P<name2>\S.*?) _{3,}$"  # pytest section header
+    r"|^\s*not ok #+ - (?P<name3>.+?)(?: # .*)?$"  # TAP
+    r"|^\s*--- FAIL: (?P<name4>\S+)"  # go test
+    r"|^(?:FAIL|ERROR): (?P<name5>\w+ \(.*\))"  # unittest
+    r"|^\s*● (?P<name6>.+)$"  # jest
+    r"|^\s*(?:✗|✘|×|✖|❌)\s+(?P<name7>.+?)(?: \(?[#.]+ ?m?s\)?)?$"  # mocha/vitest/jest
+    r"|^test (?P<name8>\S+) \.\.\. FAILED$"  # cargo test
+    r"|^\s*FAIL\s+(?P<name9>\S+.*)$"  # jest/vitest file
+)
+
+_FRAME = re.compile(
+    r"^\s+File \"[^\"]+\", line #+"  # Python
+    r"|^\s+at [\w$.<>/\[\]-]+\(.*\)$"  # JVM
+    r"|^\s+at .*:#+(?::#+)?\)?$|^\s+at \S+ \(native\)$|^\s+at \S+ \(<anonymous>\)$"  # JS, Rust backtraces
+    r"|^\s+(?:async )?[\w.<>$\[\] ]+ \((?:file://|node:)?[^()\s]+:#+:#+\)$"  # node:test stack lines
+    r"|^\t\S+\.go:#+(?: \+0x[#a-f]+)?$"  # Go
+    r"|^\s+\.\.\. #+ (?:more|common frames omitted)$"  # JVM elision
+    r"|^\s+#+: (?:0x[#a-f]+ - )?[\w:<>$]+"  # Rust backtrace frame index
+)
+
+FAMILIES: dict[str, re.Pattern[str]] = {
+    "build": re.compile(
+        r"^\s*Compiling \S+ v|error\[E#+\]|\berror TS#+|: (?:fatal )?error: |: warning: |^make(?:\[#+\])?: "
+        r"|^\s*(?:Collecting|Building wheel|Installing collected|Running setup\.py)|^npm (?:warn|WARN|error|ERR!)"
+        r"|^\[(?:INFO|ERROR|WARNING)\] |^> Task :|BUILD (?:SUCCESS|FAILURE|FAILED)|^\s*#+:#+\s+(?:error|warning)\s"
+        r"|^(?:gcc|cc|clang|g\+\+|javac|tsc|cargo|rustc) |^\s*--> \S+:#+:#+|\bwebpack\b|^Found #+ errors?"
+    ),
+    "test": re.compile(
+        r"test session starts|\b(?:PASSED|FAILED)\b|^\s*(?:not )?ok #+|^\s*# Subtest|^=== RUN|^--- (?:PASS|FAIL)"
+        r"|^Ran #+ tests?|^Tests?:|^\s*[✓✔✗✘●]|^test result:|Tests run: #+|^\s*# (?:pass|fail) #+"
+    ),
+    "container": re.compile(
+        r"^[\w.-]+(?:-#+|_#+)?\s+\| |^Attaching to |\bExited \(#+\)|\bOOMKilled\b|CrashLoopBackOff|\bcontainer\b"
+        r"|^(?:pod|deployment|service)/|\bdocker\b|\bkubectl\b|^#+/#+ .*(?:Running|Pending|Error)|^\s*=> "
+    ),
+}
+
+
+_PASS_KEYS = ("pass", "xfail", "skip", "ok", "✓", "✔", "√", "run", "pause", "cont", "name", "ignored",
+              "subtest")
+
+
+def is_pass_line(template: str) -> bool:
+    """True for a passing (or skipped) test line: counted, not listed."""
+    low = template.lower()
+    return any(k in low for k in _PASS_KEYS) and bool(_PASS.search(template))
+
+
+_SUMMARY_KEYS = ("pass", "fail", "error", "test", "ok", "build", "found", "problem", "warning", "pending",
+                 "ran ", "skip", "todo", "cancelled", "suites")
+_FAMILY_KEYS = {
+    "build": ("compiling", "error", "warning", "make", "collecting", "building", "installing", "running setup",
+              "npm", "task :", "build", "-->", "gcc", "cc ", "clang", "javac", "tsc", "cargo", "rustc", "webpack",
+              "found"),
+    "test": ("session", "passed", "failed", "ok ", "subtest", "run", "pass", "fail", "ran ", "test", "✓", "✔",
+             "✗", "✘", "●"),
+    "container": ("|", "attaching", "exited", "oomkilled", "crashloop", "container", "pod/", "deployment/",
+                  "service/", "docker", "kubectl", "running", "pending", "=>"),
+}
+
+
+def special_kind(template: str, low: str | None = None) -> str | None:
+    """``summary`` for count lines, ``failing_test`` for failing-test headers, else ``None``."""
+    low = template.lower() if low is None else low
+    if ("fail" in low or "error" in low or "not ok" in low or "●" in low or "✗" in low or "✘" in low
+            or "×" in low or "✖" in low or "❌" in low or "_ " in low) and _FAILING.search(template):
+        return "failing_test"
+    if any(k in low for k in _SUMMARY_KEYS) and _SUMMARY.search(template):
+        return "summary"
+    return None
+
+
+def is_frame(template: str) -> bool:
+    """True for one stack-trace frame line in any of the supported languages."""
+    return bool(_FRAME.search(template))
+
+
+_FAILING_REAL = re.compile(_FAILING.pattern.replace("#", r"\d"))
+
+
+def failing_test_name(text: str) -> str | None:
+    """The test name in a failing-test header (real text), if the line is one."""
+    match = _FAILING_REAL.search(text)
+    if match is None:
+        return None
+    name = next((g for g in match.groups() if g), None)
+    return name.strip() if name else None
+
+
+def family_hits(template: str) -> tuple[bool, bool, bool]:
+    """Whether a template carries build, test or container markers."""
+    low = template.lower()
+    hits = [any(k in low for k in _FAMILY_KEYS[name]) and bool(FAMILIES[name].search(template))
+            for name in ("build", "test", "container")]
+    return hits[0], hits[1], hits[2]

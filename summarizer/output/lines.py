@@ -1,0 +1,136 @@
+"""Decoding raw tool output into clean lines, cheaply and in bounded memory.
+
+Real output is messy: CRLF endings, ANSI colour codes, carriage-return progress bars, invalid UTF-8,
+minified lines of many megabytes and binary garbage. The engine works on *bytes* because every
+bulk operation (split, translate, hash) is several times faster on bytes than on ``str``; only the
+few lines that are kept are ever decoded. The helpers here are applied per chunk of complete lines
+and only when the chunk needs them (``b"\\x1b" in chunk``), so clean input pays almost nothing.
+
+Invariant: cleaning never changes the number of lines, so line numbers always refer to the
+original input (1-based), which is what ``summarizer restore --lines A:B`` prints back.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+__all__ = [
+    "MAX_LINE_BYTES",
+    "RENDER_LINE_CHARS",
+    "Chunk",
+    "clean_chunk",
+    "decode_line",
+    "is_binary",
+    "iter_chunks",
+    "strip_ansi",
+    "truncate_for_render",
+]
+
+READ_SIZE = 1 << 20
+# A single line longer than this is cut for analysis (the store still has it whole).
+MAX_LINE_BYTES = 64 * 1024
+# Rendering cap for one kept line; longer lines end with a marker saying how to get the rest.
+RENDER_LINE_CHARS = 2000
+
+# CSI sequences (colours, cursor moves), OSC sequences (titles, hyperlinks) and lone escapes.
+_ANSI_B = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+_ANSI_S = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+_CONTROL = bytes(range(0, 32)).replace(b"\t", b"").replace(b"\n", b"").replace(b"\r", b"")
+
+
+@dataclass(frozen=True, slots=True)
+class Chunk:
+    """Complete lines read from the input: the raw bytes and, per truncated line, its full size."""
+
+    data: bytes
+    long_lines: tuple[tuple[int, int], ...] = ()  # (index within chunk, original byte length)
+
+
+def strip_ansi(text: str) -> str:
+    """Remove ANSI escape sequences from ``text``."""
+    return _ANSI_S.sub("", text) if "\x1b" in text else text
+
+
+def _last_cr_segment(line: bytes) -> bytes:
+    # A terminal shows only what was written after the last carriage return (progress bars).
+    parts = [p for p in line.split(b"\r") if p.strip()]
+    return parts[-1] if parts else b""
+
+
+def clean_chunk(data: bytes) -> bytes:
+    """Normalise a chunk of complete lines without changing how many lines it has."""
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
+        if b"\r" in data:
+            data = b"\n".join(_last_cr_segment(x) if b"\r" in x else x for x in data.split(b"\n"))
+    if b"\x1b" in data:
+        data = _ANSI_B.sub(b"", data)
+    return data
+
+
+def is_binary(line: bytes) -> bool:
+    """True for lines that are mostly not text (NUL bytes or many control characters)."""
+    if b"\x00" in line:
+        return True
+    if not line:
+        return False
+    controls = sum(line.count(bytes((c,))) for c in _CONTROL if bytes((c,)) in line)
+    return controls * 10 > len(line)
+
+
+def decode_line(raw: bytes) -> str:
+    """Decode one line; invalid UTF-8 becomes U+FFFD replacement characters."""
+    return raw.decode("utf-8", "replace")
+
+
+def truncate_for_render(text: str, *, line_no: int, full_bytes: int | None, limit: int) -> str:
+    """Cut a very long line for the rendering, with a marker saying how to restore it whole."""
+    if len(text) <= limit and full_bytes is None:
+        return text
+    size = full_bytes if full_bytes is not None else len(text.encode("utf-8", "replace"))
+    return f"{text[:limit]} [... line truncated: {size:,} bytes in full; restore --lines {line_no}:{line_no}]"
+
+
+def iter_chunks(stream: BinaryIO) -> Iterator[Chunk]:
+    """Yield chunks of complete lines from ``stream``; the last line need not end with a newline.
+
+    Memory stays bounded: a line longer than :data:`MAX_LINE_BYTES` is kept only up to that size
+    (its full length is reported in :attr:`Chunk.long_lines`). Lines that fit inside one read
+    block are passed whole; the engine cuts them when it keeps them.
+    """
+    carry = b""
+    carry_len = 0  # true length of the line being carried, when it was cut
+    while True:
+        block = stream.read(READ_SIZE)
+        if not block:
+            break
+        cut = block.rfind(b"\n")
+        if cut < 0:
+            # No newline in this block: the carried line only grows.
+            if len(carry) < MAX_LINE_BYTES:
+                carry += block[: MAX_LINE_BYTES - len(carry)]
+            carry_len += len(block)
+            continue
+        head, tail = block[: cut + 1], block[cut + 1 :]
+        first_nl = head.find(b"\n")
+        long_lines: list[tuple[int, int]] = []
+        if carry_len or len(carry) + first_nl > MAX_LINE_BYTES:
+            total = carry_len + first_nl if carry_len else len(carry) + first_nl
+            first = (carry + head[:first_nl])[:MAX_LINE_BYTES]
+            long_lines.append((0, max(total, len(carry) + first_nl)))
+            data = first + head[first_nl:]
+        else:
+            data = carry + head
+        carry, carry_len = b"", 0
+        if len(tail) > MAX_LINE_BYTES:
+            carry, carry_len = tail[:MAX_LINE_BYTES], len(tail)
+        else:
+            carry = tail
+        yield Chunk(data[:-1], tuple(long_lines))
+    if carry or carry_len:
+        extra = ((0, carry_len),) if carry_len > len(carry) else ()
+        yield Chunk(carry, extra)
+

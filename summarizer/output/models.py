@@ -1,0 +1,91 @@
+"""The frozen values that cross the boundary: options in, the compression result out."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from summarizer.output.classify import Classification
+
+__all__ = ["Coordinate", "OutputOptions", "OutputResult", "PatternSummary", "Sample"]
+
+DEFAULT_THRESHOLD = 10_000
+DEFAULT_BUDGET = 3_000
+
+
+class OutputOptions(BaseModel):
+    """How to compress: ``target_tokens`` None means the default (3,000 for inputs over 10,000)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    target_tokens: int | None = Field(default=None, gt=0)
+    floor_tokens: int = Field(default=500, ge=0)
+    exit_code: int | None = None
+
+
+class Coordinate(BaseModel):
+    """One critical line (deduplicated: ``count`` identical messages, first at ``line``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    kind: str
+    line: int
+    text: str
+    location: str | None = None
+    timestamp: str | None = None
+    count: int = 1
+    last_line: int | None = None
+
+
+class PatternSummary(BaseModel):
+    """A repeating pattern: how often, where, and one real line as its sample."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    pattern: str
+    count: int
+    first_line: int
+    last_line: int
+    sample: str
+    sample_line: int
+    soft: bool = False
+
+
+class Sample(BaseModel):
+    """One ordinary line kept to show what the rest looked like."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    line: int
+    text: str
+
+
+class OutputResult(BaseModel):
+    """The compressed output and its envelope (seed 002's ``compressed_output``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    classification: Classification
+    original_tokens: int
+    original_tokens_exact: bool
+    compressed_tokens: int
+    reduction: float
+    lines: int
+    bytes: int
+    target_tokens: int | None
+    passthrough: bool
+    exit_code: int | None = None
+    failing_tests: tuple[str, ...] = ()
+    passed_tests: int = 0
+    first_error: Coordinate | None = None
+    first_timestamp: str | None = None
+    last_timestamp: str | None = None
+    coordinates: tuple[Coordinate, ...] = ()
+    coordinates_not_listed: int = 0
+    omitted_frames: int = 0
+    patterns: tuple[PatternSummary, ...] = ()
+    samples: tuple[Sample, ...] = ()
+    binary_lines: int = 0
+    redactions: int = 0
+    restore_id: str
+    restore_hint: str
+    text: str

@@ -1,0 +1,88 @@
+"""Repeating lines: count them per pattern, show each pattern once with one real sample.
+
+Counting happens on the cheap digit-template (see :mod:`summarizer.output.coordinates`) for every
+line; only when rendering are templates merged further by :func:`normalise` (hex, quoted strings,
+paths, IPs, UUIDs, runs of ``#`` and whitespace), which runs once per distinct template.
+
+Memory is bounded: when the table grows past :data:`MAX_TEMPLATES`, the templates seen once are
+folded into an anonymous tally (their count survives, their text does not). Sampling keeps about
+one line in 50 of the ordinary lines, evenly spread, and halves itself when it would grow past
+its cap, so a gigabyte log holds the same number of samples as a megabyte one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["MAX_TEMPLATES", "PatternStat", "Sampler", "merge_templates", "normalise"]
+
+MAX_TEMPLATES = 50_000
+SAMPLE_EVERY = 50
+MAX_SAMPLES = 512
+
+_NORMALISERS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b[0-9a-fA-F#]{8}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{12}\b"), "<uuid>"),
+    (re.compile(r"\b0x[0-9a-fA-F#]+\b"), "<hex>"),
+    (re.compile(r"\b(?=[0-9a-fA-F#]*#)(?=[0-9a-fA-F#]*[a-fA-F])[0-9a-fA-F#]{6,}\b"), "<hex>"),
+    (re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`"), "<str>"),
+    (re.compile(r"(?<![\w.~+@/\\-])(?:[A-Za-z]:)?[\w.~+@-]*[/\\][\w.~+@/\\-]*"), "<path>"),
+    (re.compile(r"\b\S+::\S+"), "<id>"),
+    (re.compile(r"[#.,:_-]*#[#.,:_-]*"), "#"),
+    (re.compile(r"\s+"), " "),
+)
+
+
+def normalise(template: str) -> str:
+    """Merge-key of a template: numbers, hex, quoted strings, paths and ids replaced."""
+    for pattern, replacement in _NORMALISERS:
+        template = pattern.sub(replacement, template)
+    return template.strip()
+
+
+@dataclass(slots=True)
+class PatternStat:
+    """Counts for one merged pattern, with the first real line as its sample."""
+
+    pattern: str
+    count: int
+    first_line: int
+    last_line: int
+    sample: bytes
+    sample_line: int
+
+
+def merge_templates(entries: list[tuple[str, int, int, int, bytes]]) -> list[PatternStat]:
+    """Merge (template, count, first, last, sample) rows by :func:`normalise`, biggest first."""
+    merged: dict[str, PatternStat] = {}
+    for template, count, first, last, sample in entries:
+        key = normalise(template)
+        stat = merged.get(key)
+        if stat is None:
+            merged[key] = PatternStat(key, count, first, last, sample, first)
+            continue
+        stat.count += count
+        if first < stat.first_line:
+            stat.first_line, stat.sample, stat.sample_line = first, sample, first
+        stat.last_line = max(stat.last_line, last)
+    return sorted(merged.values(), key=lambda s: (-s.count, s.first_line))
+
+
+@dataclass(slots=True)
+class Sampler:
+    """Keeps about one ordinary line in ``every``, evenly spread and never more than ``cap``."""
+
+    every: int = SAMPLE_EVERY
+    cap: int = MAX_SAMPLES
+    seen: int = 0
+    kept: list[tuple[int, bytes]] = field(default_factory=list)
+
+    def offer(self, line_no: int, raw: bytes) -> None:
+        """Consider one ordinary line."""
+        self.seen += 1
+        if self.seen % self.every == 1 or self.every == 1:
+            self.kept.append((line_no, raw[:4096]))
+            if len(self.kept) > self.cap:
+                # Halve: keep every other sample and sample half as often from now on.
+                self.kept = self.kept[::2]
+                self.every *= 2

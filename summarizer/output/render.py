@@ -1,0 +1,232 @@
+"""Rendering: a coordinate header, then the kept lines in order, then the patterns, then the hint.
+
+Budget order (SPEC ruling): coordinates are never dropped; samples fill what is left of the
+target, then pattern summaries. Every kept text goes through :func:`summarizer.scrub.scrub` here,
+after the coordinates were extracted from the original, so a secret never reaches the rendering.
+
+Body lines read ``N: text`` for coordinates and ``N~ text`` for samples (N is the 1-based line
+number in the original). Identical messages appear once with ``[×K, lines ...]``. A location line
+whose message repeats an earlier one verbatim keeps its location and code and points back
+(``⟨same message as line N⟩``), which is what keeps dense compiler output readable and small.
+"""
+
+from __future__ import annotations
+
+import re
+
+from summarizer.output import coordinates as co
+from summarizer.output.classify import Classification
+from summarizer.output.engine import CoordEntry, Engine
+from summarizer.output.formats import failing_test_name
+from summarizer.output.lines import RENDER_LINE_CHARS, decode_line, truncate_for_render
+from summarizer.output.models import Coordinate, OutputOptions, OutputResult, PatternSummary, Sample
+from summarizer.output.originals import OriginalStore
+from summarizer.output.patterns import merge_templates
+from summarizer.scrub import scrub
+from summarizer.tokens import count_tokens
+
+__all__ = ["passthrough_result", "render", "restore_hint"]
+
+_SAMPLE_CHARS = 300
+_PATTERN_CHARS = 200
+_ERROR_KINDS = {"error", "exception", "failing_test", "alert", "location", "docker_event"}
+_MESSAGE = re.compile(r"^(?P<prefix>\W{0,4}(?:(?:fatal )?error|warning)\b[^:]{0,20}:)\s*(?P<rest>.{30,})$")
+
+
+def restore_hint(restore_id: str, lines: int) -> str:
+    """The last line of every compressed rendering."""
+    return f"[full output: summarizer restore {restore_id}  ({lines} lines)]"
+
+
+class _Scrubbed:
+    """Scrubs texts and counts the redactions."""
+
+    def __init__(self) -> None:
+        self.redactions = 0
+
+    def __call__(self, text: str) -> str:
+        clean, found = scrub(text)
+        self.redactions += len(found)
+        return clean
+
+
+def _lines_note(entry: CoordEntry, lines: list[int] | None) -> str:
+    if entry.count == 1:
+        return ""
+    if lines:
+        return f"  [×{entry.count}, lines {', '.join(map(str, lines))}]"
+    return f"  [×{entry.count}, lines {entry.line}…{entry.last_line}]"
+
+
+def _coordinates(engine: Engine, clean: _Scrubbed) -> list[Coordinate]:
+    out: list[Coordinate] = []
+    for entry in engine.coords.values():
+        text = clean(decode_line(entry.raw))
+        out.append(Coordinate(kind=entry.kind, line=entry.line, text=text, location=co.find_location(text),
+                              timestamp=co.find_timestamp(text), count=entry.count,
+                              last_line=entry.last_line if entry.count > 1 else None))
+    out.sort(key=lambda c: c.line)
+    return out
+
+
+def _body_line(coord: Coordinate, entry_note: str, seen_messages: dict[str, int]) -> str:
+    text = coord.text
+    if coord.location and coord.kind in _ERROR_KINDS:
+        after = text.split(coord.location, 1)[1] if coord.location in text else ""
+        match = _MESSAGE.match(after)
+        if match:
+            rest = match.group("rest").strip()
+            first = seen_messages.get(rest)
+            if first is not None:
+                head = text[: text.index(coord.location) + len(coord.location)]
+                return f"{coord.line}: {head}{match.group('prefix')} ⟨same message as line {first}⟩{entry_note}"
+            seen_messages[rest] = coord.line
+    shown = truncate_for_render(text, line_no=coord.line, full_bytes=None, limit=RENDER_LINE_CHARS)
+    return f"{coord.line}: {shown}{entry_note}"
+
+
+def render(engine: Engine, *, store_id: str, classification: Classification, original_tokens: int,
+           exact: bool, total_bytes: int, target: int, options: OutputOptions) -> OutputResult:
+    """Build the compressed rendering and its envelope."""
+    clean = _Scrubbed()
+    coords = _coordinates(engine, clean)
+    entries = {e.line: e for e in engine.coords.values()}
+    patterns_all = merge_templates([
+        (decode_line(t[:2000]), int(r[0]), int(r[1]), int(r[2]), r[5])  # type: ignore[call-overload]
+        for t, r in engine.templates.items() if r[3] in (co.PLAIN, co.SOFT)
+    ])
+    soft_keys = {decode_line(t[:2000]) for t, r in engine.templates.items() if r[3] == co.SOFT}
+    from summarizer.output.patterns import normalise
+
+    soft_norm = {normalise(k) for k in soft_keys}
+    failing = list(dict.fromkeys(n for c in coords if c.kind == "failing_test" if (n := failing_test_name(c.text))))
+    first_error = next((c for c in coords if c.kind in _ERROR_KINDS and c.location), None) or next(
+        (c for c in coords if c.kind in _ERROR_KINDS), None)
+
+    header: list[str] = [
+        f"[summarizer output · {classification} · {engine.line_no:,} lines · {original_tokens:,} tokens in · "
+        f"{len(coords):,} coordinates kept in full]"
+    ]
+    if options.exit_code is not None:
+        header.append(f"exit code: {options.exit_code}")
+    if failing:
+        header.append(f"failing tests ({len(failing)}): " + " · ".join(failing[:40])
+                      + (f" · +{len(failing) - 40} more (in the body)" if len(failing) > 40 else ""))
+    if engine.passed:
+        header.append(f"passing tests: {engine.passed:,} (counted, not listed)")
+    if first_error is not None:
+        where = first_error.location or first_error.text[:160]
+        header.append(f"first error: {where} (line {first_error.line})")
+    if engine.first_timestamp and engine.last_timestamp:
+        (fl, fs), (ll, ls) = engine.first_timestamp, engine.last_timestamp
+        header.append(f"time: {fs} (line {fl}) → {ls} (line {ll})")
+    if engine.omitted_frames:
+        header.append(f"stack frames in 3rd-party code omitted: {engine.omitted_frames:,}")
+    if engine.binary_lines:
+        header.append(f"binary lines not shown: {engine.binary_lines:,}")
+    hint = restore_hint(store_id, engine.line_no)
+
+    # Tier 1: coordinates (never dropped), frame markers and one line per soft pattern.
+    body: list[tuple[float, str]] = []
+    seen_messages: dict[str, int] = {}
+    for coord in coords:
+        entry = entries.get(coord.line)
+        note = _lines_note(entry, None) if entry else ""
+        if entry and 1 < entry.count <= 6:
+            note = f"  [×{entry.count}, lines {entry.line}…{entry.last_line}]"
+        body.append((coord.line, _body_line(coord, note, seen_messages)))
+    for after, marker in engine.frame_markers:
+        body.append((after + 0.5, f"   {marker}"))
+    soft_patterns = [p for p in patterns_all if p.pattern in soft_norm]
+    for stat in soft_patterns:
+        sample = clean(truncate_for_render(decode_line(stat.sample), line_no=stat.sample_line, full_bytes=None,
+                                           limit=_PATTERN_CHARS))
+        note = f"[×{stat.count:,} like this, lines {stat.first_line}…{stat.last_line}] " if stat.count > 1 else ""
+        body.append((stat.sample_line, f"{stat.sample_line}: {note}{sample}"))
+    used = sum(count_tokens(x) + 1 for x in header) + sum(count_tokens(t) + 1 for _, t in body) + count_tokens(hint)
+    budget = target - used
+
+    # Tier 2: samples, evenly spread, as many as fit.
+    kept_lines = {int(k) for k, _ in body}
+    candidates = [(n, raw) for n, raw in engine.sampler.kept if n not in kept_lines]
+    samples: list[Sample] = []
+    if budget > 0 and candidates:
+        texts = [(n, clean(truncate_for_render(decode_line(raw), line_no=n, full_bytes=None, limit=_SAMPLE_CHARS)))
+                 for n, raw in candidates]
+        costs = [count_tokens(t) + 4 for _, t in texts]
+        total = sum(costs)
+        stride = max(1, -(-total // max(budget // 2, 1))) if total > budget // 2 else 1
+        for index in range(0, len(texts), stride):
+            if costs[index] > budget:
+                break
+            n, t = texts[index]
+            budget -= costs[index]
+            samples.append(Sample(line=n, text=t))
+            body.append((n, f"{n}~ {t}"))
+
+    # Tier 3: pattern summaries of ordinary lines, most frequent first, while they fit.
+    patterns: list[PatternSummary] = [
+        PatternSummary(pattern=p.pattern, count=p.count, first_line=p.first_line, last_line=p.last_line,
+                       sample=clean(decode_line(p.sample[:_PATTERN_CHARS])), sample_line=p.sample_line, soft=True)
+        for p in soft_patterns
+    ]
+    pattern_lines: list[str] = []
+    for stat in patterns_all:
+        if stat.pattern in soft_norm or stat.count < 2:
+            continue
+        sample = clean(truncate_for_render(decode_line(stat.sample), line_no=stat.sample_line, full_bytes=None,
+                                           limit=_PATTERN_CHARS))
+        line = f"×{stat.count:,} lines {stat.first_line}…{stat.last_line}: {sample}"
+        cost = count_tokens(line) + 1
+        if cost > budget:
+            break
+        budget -= cost
+        pattern_lines.append(line)
+        patterns.append(PatternSummary(pattern=stat.pattern, count=stat.count, first_line=stat.first_line,
+                                       last_line=stat.last_line, sample=sample, sample_line=stat.sample_line))
+
+    body.sort(key=lambda item: item[0])
+    parts = [*header, "--- kept lines (N: coordinate, N~ sample; N = line in the original) ---"]
+    parts.extend(text for _, text in body)
+    if engine.coords_not_listed:
+        parts.append(f"[{engine.coords_not_listed:,} further distinct coordinates past the memory cap; restore]")
+    if pattern_lines:
+        parts.append("--- repeating patterns (count, line range, one real sample) ---")
+        parts.extend(pattern_lines)
+    parts.append(hint)
+    text = "\n".join(parts) + "\n"
+    compressed = count_tokens(text)
+    return OutputResult(
+        classification=classification, original_tokens=original_tokens, original_tokens_exact=exact,
+        compressed_tokens=compressed, reduction=round(1 - compressed / max(original_tokens, 1), 4),
+        lines=engine.line_no, bytes=total_bytes, target_tokens=target, passthrough=False,
+        exit_code=options.exit_code, failing_tests=tuple(failing), passed_tests=engine.passed,
+        first_error=first_error,
+        first_timestamp=engine.first_timestamp[1] if engine.first_timestamp else None,
+        last_timestamp=engine.last_timestamp[1] if engine.last_timestamp else None,
+        coordinates=tuple(coords), coordinates_not_listed=engine.coords_not_listed,
+        omitted_frames=engine.omitted_frames, patterns=tuple(patterns), samples=tuple(samples),
+        binary_lines=engine.binary_lines, redactions=clean.redactions, restore_id=store_id,
+        restore_hint=hint, text=text,
+    )
+
+
+def passthrough_result(store: OriginalStore, restore_id: str, engine: Engine, classification: Classification,
+                       original_tokens: int, exact: bool, total_bytes: int, options: OutputOptions) -> OutputResult:
+    """The result for an input small enough to pass through unchanged (scrubbed if it must be)."""
+    original = b"".join(store.iter_bytes(restore_id))
+    decoded = original.decode("utf-8", "replace")
+    text, found = scrub(decoded)
+    clean = _Scrubbed()
+    coords = _coordinates(engine, clean)
+    return OutputResult(
+        classification=classification, original_tokens=original_tokens, original_tokens_exact=exact,
+        compressed_tokens=original_tokens if not found else count_tokens(text), reduction=0.0,
+        lines=engine.line_no, bytes=total_bytes, target_tokens=None, passthrough=True,
+        exit_code=options.exit_code, passed_tests=engine.passed,
+        failing_tests=tuple(dict.fromkeys(n for c in coords if c.kind == "failing_test"
+                                          if (n := failing_test_name(c.text)))),
+        coordinates=tuple(coords), omitted_frames=engine.omitted_frames, binary_lines=engine.binary_lines,
+        redactions=len(found), restore_id=restore_id, restore_hint=restore_hint(restore_id, engine.line_no),
+        text=text,
+    )
