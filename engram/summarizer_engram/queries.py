@@ -44,13 +44,15 @@ ON CONFLICT(id) DO UPDATE SET
 END_SESSION = "UPDATE sessions SET ended_at = datetime('now'), summary = ? WHERE id = ?"
 GET_SESSION = f"SELECT {', '.join(SESSION_FIELDS)} FROM sessions WHERE id = ?"
 
-FIND_TOPIC = f"""SELECT id FROM observations o
+# INDEXED BY: without ANALYZE statistics SQLite prefers idx_obs_scope here, which scans every row of the
+# scope (1 ms at a few hundred rows, linear after); migrate() guarantees both indexes exist.
+FIND_TOPIC = f"""SELECT id FROM observations o INDEXED BY idx_obs_topic
 WHERE topic_key = ? AND ifnull(project, '') = ifnull(?, '') AND scope = ? AND {_LIVE}
 ORDER BY datetime(updated_at) DESC, datetime(created_at) DESC LIMIT 1"""
 UPSERT_TOPIC = """UPDATE observations SET type = ?, title = ?, content = ?, tool_name = ?, topic_key = ?,
   normalized_hash = ?, revision_count = revision_count + 1, last_seen_at = datetime('now'),
   updated_at = datetime('now') WHERE id = ?"""
-FIND_DUPLICATE = f"""SELECT id FROM observations o
+FIND_DUPLICATE = f"""SELECT id FROM observations o INDEXED BY idx_obs_dedupe
 WHERE normalized_hash = ? AND ifnull(project, '') = ifnull(?, '') AND scope = ? AND type = ? AND title = ?
   AND {_LIVE} AND datetime(created_at) >= datetime('now', ?)
 ORDER BY created_at DESC LIMIT 1"""
@@ -63,7 +65,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, datetime('now'), datetime('now'))"""
 INSERT_OBSERVATION_SYNC = f"""INSERT INTO observations ({_INSERT_COLS}, sync_id)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, datetime('now'), datetime('now'),
   'obs-' || lower(hex(randomblob(16))))"""
-FIND_HASH = f"""SELECT id FROM observations o
+FIND_HASH = f"""SELECT id FROM observations o INDEXED BY idx_obs_dedupe
 WHERE normalized_hash = ? AND ifnull(project, '') = ifnull(?, '') AND {_LIVE} LIMIT 1"""
 
 GET_OBSERVATION = f"SELECT {_OBS} FROM observations o WHERE o.id = ? AND {_LIVE}"
@@ -123,10 +125,10 @@ def recent_observations(conn: sqlite3.Connection, project: str, scope: str, limi
 def latest_by_topic(conn: sqlite3.Connection, prefix: str, project: str, scope: str) -> Observation | None:
     """Newest-updated live observation whose topic_key starts with ``prefix``."""
     where, args = _filters((("o.project", project), ("o.scope", scope)))
-    pattern = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-    sql = (f"SELECT {_OBS} FROM observations o WHERE {_LIVE} AND o.topic_key LIKE ? ESCAPE '\\'{where} "
+    # A range on the BINARY-collated key is an exact prefix test that can use idx_obs_topic.
+    sql = (f"SELECT {_OBS} FROM observations o WHERE {_LIVE} AND o.topic_key >= ? AND o.topic_key < ?{where} "
            "ORDER BY datetime(o.updated_at) DESC, o.id DESC LIMIT 1")
-    row = conn.execute(sql, (pattern, *args)).fetchone()
+    row = conn.execute(sql, (prefix, prefix + "\U0010ffff", *args)).fetchone()
     return observation(row) if row else None
 
 

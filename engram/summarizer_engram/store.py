@@ -84,8 +84,7 @@ class Store:
         db_path: the SQLite file, usually ``Settings.engram_db`` (``$ENGRAM_DATA_DIR/engram.db``).
         dedupe_window: how long an identical save counts as a duplicate (engram: 15 minutes).
         max_observation_bytes: content cap in UTF-8 bytes before ``... [truncated]`` is appended.
-        busy_timeout_s: how long SQLite waits for a lock before reporting busy (engram: 5 s).
-        lock_attempts: how many times a busy transaction is retried, with backoff, before giving up.
+        lock_wait_s: how long a transaction keeps retrying while another process holds the lock.
     """
 
     def __init__(
@@ -94,13 +93,12 @@ class Store:
         *,
         dedupe_window: timedelta = timedelta(minutes=15),
         max_observation_bytes: int = MAX_OBSERVATION_BYTES,
-        busy_timeout_s: float = 5.0,
-        lock_attempts: int = 12,
+        lock_wait_s: float = 30.0,
     ) -> None:
         self.path = Path(db_path)
         self.max_observation_bytes = max_observation_bytes
         self._window = dedupe_window_expr(dedupe_window)
-        self._db = Database(self.path, attempts=lock_attempts, busy_timeout_s=busy_timeout_s)
+        self._db = Database(self.path, lock_wait_s=lock_wait_s)
         try:
             columns = self._db.write(_migrate)
         except StorageError:

@@ -364,7 +364,7 @@ def test_a_corrupt_file_is_a_storage_error_and_is_left_alone(tmp_path: Path) -> 
 
 def test_a_database_locked_too_long_is_a_storage_error(db_path: Path, store: Store) -> None:
     """Another process holding the write lock past every retry: a clear error, and no partial write."""
-    with Store(db_path, busy_timeout_s=0.01, lock_attempts=3) as impatient:
+    with Store(db_path, lock_wait_s=0.2) as impatient:
         holder = sqlite3.connect(db_path, isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")
         try:
