@@ -120,3 +120,14 @@ def test_go_quote_escapes_like_go() -> None:
     assert go_quote('say "hi"\\n') == '"say \\"hi\\"\\\\n"'
     assert go_quote("a\nb\tc\x01") == '"a\\nb\\tc\\x01"'
     assert go_quote("café ✓") == '"café ✓"'
+
+
+def test_the_store_imports_neither_litellm_nor_httpx() -> None:
+    """The embedded path stays light: no litellm (3 s), and httpx only when a URL is configured."""
+    import subprocess
+    import sys
+
+    code = ("import sys, summarizer_engram, summarizer_engram.tools, summarizer_engram.tool_specs; "
+            "print(sorted(m for m in ('litellm', 'httpx') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
