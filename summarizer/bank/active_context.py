@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from summarizer.bank.entry import MARKER_RE, BankEntry, parse_entry_block
+from summarizer.bank.entry import BankEntry, parse_entry_block
 from summarizer.bank.ledger import LedgerRow, parse_ledger, render_ledger
 from summarizer.bank.markdown import (
     BankFormatError,
@@ -120,7 +120,7 @@ def _parse_completed(section: Section, ctx: ActiveContext, path: Path | str) -> 
             ctx.groups.append(current)
             index += 1
             continue
-        if line.startswith("- ") and MARKER_RE.search(line):
+        if line.startswith("- ") and "<!-- bank:" in line:
             block = [line]
             while index + 1 < len(lines) and lines[index + 1].startswith("  - "):
                 index += 1
