@@ -22,6 +22,7 @@ Why this shape:
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from collections.abc import Mapping
 from types import ModuleType
@@ -65,6 +66,12 @@ def translate(exc: BaseException, model: str) -> ProviderError:
     litellm = _litellm()
     status = getattr(exc, "status_code", None)
     detail = str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__
+    if _malformed(exc):
+        # litellm reports an unparsable body as a 500; retrying the same broken server is pointless.
+        return ProviderError(
+            f"{model!r} returned a malformed response (not the provider's JSON): {detail}; "
+            "check --api-base points at an OpenAI-compatible endpoint"
+        )
     if isinstance(exc, litellm.RateLimitError) or status == 429:
         return RateLimited(f"{model!r} is rate limited (429): {detail}; wait, or lower --concurrency")
     if isinstance(exc, litellm.AuthenticationError) or status in (401, 403):
@@ -82,6 +89,17 @@ def translate(exc: BaseException, model: str) -> ProviderError:
     if isinstance(exc, transient) or (isinstance(status, int) and status >= 500):
         return ProviderUnavailable(f"{model!r} is unavailable ({type(exc).__name__}): {detail}; try later")
     return ProviderError(f"{model!r} failed ({type(exc).__name__}): {detail}; check --model and --api-base")
+
+
+def _malformed(exc: BaseException) -> bool:
+    seen: BaseException | None = exc
+    for _ in range(8):  # the cause chain is short; the bound guards against cycles
+        if seen is None:
+            return False
+        if isinstance(seen, json.JSONDecodeError) or "invalid response from llm" in str(seen).lower():
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 class LiteLLMCompleter:

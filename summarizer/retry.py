@@ -16,7 +16,8 @@ from tenacity import (
     Retrying,
     retry_if_exception_type,
     stop_after_attempt,
-    wait_exponential_jitter,
+    wait_exponential,
+    wait_random,
 )
 
 from summarizer.errors import ProviderUnavailable, RateLimited
@@ -43,9 +44,10 @@ class RetryPolicy:
         return {
             "retry": retry_if_exception_type(TRANSIENT),
             "stop": stop_after_attempt(max(1, self.attempts)),
-            "wait": wait_exponential_jitter(
-                initial=self.wait_initial_s, max=self.wait_max_s, jitter=self.jitter_s
-            ),
+            # Exponential from wait_initial_s, capped at wait_max_s, plus up to jitter_s of noise so a
+            # batch of concurrent calls hit by the same 429 do not retry in lockstep.
+            "wait": wait_exponential(multiplier=self.wait_initial_s, max=self.wait_max_s)
+            + wait_random(0, self.jitter_s),
             "reraise": True,  # callers see our typed error, never tenacity's RetryError
         }
 
