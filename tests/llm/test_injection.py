@@ -13,9 +13,9 @@ from collections.abc import Callable
 import pytest
 
 from summarizer.errors import InvalidAnswer
+from summarizer.scrub import scrub
 from summarizer.semantic import Summarizer
 from summarizer.testing import FakeCompleter
-from summarizer.scrub import scrub
 from summarizer.untrusted import Untrusted, begin_marker, end_marker, escape
 from summarizer.validate import AnswerRules
 
