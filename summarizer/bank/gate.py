@@ -35,10 +35,10 @@ from summarizer.bank.report import GateReport
 from summarizer.bank.trim import trim
 from summarizer.bank.xref import render_next_ids, render_xref
 from summarizer.bank.zz import render_zz
-from summarizer.errors import InputError
+from summarizer.errors import InputError, StorageError
 from summarizer.models import SubtaskSummary
 
-__all__ = ["GatePlan", "GateRequest", "plan_gate", "run_gate", "write_plan"]
+__all__ = ["GatePlan", "GateRequest", "check_writable", "plan_gate", "run_gate", "write_plan"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,8 +108,29 @@ def plan_gate(state: BankState, request: GateRequest) -> GatePlan:
     return plan
 
 
+def check_writable(paths: list[Path]) -> None:
+    """Refuse the whole batch up front when any target cannot be written.
+
+    Atomic writes protect each file, but a target found unwritable half-way would leave the bank
+    with some files new and some old; checking first keeps "an error changes nothing".
+    """
+    for path in paths:
+        if path.is_dir():
+            raise StorageError(f"cannot write {str(path)!r}: it is a directory; move it away and re-run")
+        ancestor = path.parent
+        while not ancestor.exists():
+            ancestor = ancestor.parent
+        if not ancestor.is_dir():
+            raise StorageError(f"cannot write {str(path)!r}: {str(ancestor)!r} is a file where a directory "
+                               "is expected; move it away and re-run")
+        if not os.access(ancestor, os.W_OK | os.X_OK):
+            raise StorageError(f"cannot write {str(path)!r}: {str(ancestor)!r} is not writable (read-only "
+                               "filesystem or permissions); nothing was changed")
+
+
 def write_plan(plan: GatePlan) -> None:
     """Apply a plan: atomic writes in order, then deletions (a missing file is a silent skip)."""
+    check_writable([path for path, _ in plan.writes])
     for path, text in plan.writes:
         atomic.atomic_write(path, text)
     for path in plan.deletes:

@@ -47,6 +47,8 @@ def read_bank_text(path: Path) -> str | None:
         return None
     except IsADirectoryError as exc:
         raise BankFormatError(path, None, "is a directory where a file is expected") from exc
+    except NotADirectoryError as exc:
+        raise BankFormatError(path, None, "a parent of this path is a file, not a directory") from exc
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

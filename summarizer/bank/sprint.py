@@ -27,6 +27,7 @@ from pathlib import Path
 from summarizer.bank import atomic
 from summarizer.bank.archive import append_block, archive_file
 from summarizer.bank.artifacts import classify
+from summarizer.bank.gate import check_writable
 from summarizer.bank.layout import BankPaths, load_state
 from summarizer.bank.markdown import read_bank_text
 from summarizer.bank.report import CloseReport
@@ -95,6 +96,7 @@ def close_sprint(root: Path, *, date: str, learnings: Path | None = None) -> Clo
             for e in state.active.entries()
             if e.status == "partial"
         ]
+        check_writable([path for path, _ in writes])
         for path, text in writes:
             atomic.atomic_write(path, text)
         for path in archived:  # archived first, deleted second
