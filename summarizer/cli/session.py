@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
     from summarizer.semantic import Summarizer
 
-__all__ = ["open_memory", "recover", "session", "today"]
+__all__ = ["build_summarizer", "check_date", "open_memory", "recover", "session", "today"]
 
 
 def today() -> str:
@@ -47,7 +47,8 @@ def open_memory(settings: Settings) -> tuple[MemoryBackend | None, str | None]:
         return None, str(exc)
 
 
-def _summarizer(settings: Settings) -> Summarizer | None:
+def build_summarizer(settings: Settings) -> Summarizer | None:
+    """The LLM service when a model is configured (and not offline), else ``None``."""
     if not settings.model or settings.offline:
         return None  # the keyword rules need neither jinja2 nor litellm
     from summarizer.app import build
@@ -55,7 +56,8 @@ def _summarizer(settings: Settings) -> Summarizer | None:
     return build(settings)
 
 
-def _check_date(value: str | None) -> str:
+def check_date(value: str | None) -> str:
+    """``value`` as an ISO date (today when ``None``); anything else is an :class:`InputError`."""
     if value is None:
         return today()
     try:
@@ -119,9 +121,9 @@ def _session(transcript: str | None, project: str | None, force: bool, day: str 
     memory, error = open_memory(settings)
     try:
         report = compress_session(
-            parsed, project=project, date=_check_date(day), memory=memory,
+            parsed, project=project, date=check_date(day), memory=memory,
             marks=FileMarks(settings.cache_dir / "sessions"), session_key=key, force=force,
-            summarizer=_summarizer(settings), memory_error=error,
+            summarizer=build_summarizer(settings), memory_error=error,
         )
     finally:
         if memory is not None:

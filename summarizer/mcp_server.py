@@ -1,0 +1,329 @@
+"""The MCP server (``summarizer mcp``): compression tools plus engram's memory tools, over stdio.
+
+Two tool families, both thin adapters (STYLE R4):
+
+* **Ours**: ``score``, ``compress``, ``stats``, ``batch`` (phase-gate entries), ``output_compress``
+  and ``output_restore`` (tool output), ``envelope_reduce`` (agentic-workspace/v1 results),
+  ``session_compress`` and ``session_recover`` (mid-session memory).
+* **engram's**, under engram's names, argument names, input schemas, annotations and reply texts
+  (``mem_save``, ``mem_search``, ``mem_get_observation``, ...), delegated to
+  :mod:`summarizer_engram.tools`, so an agent configured for engram can point at this server.
+  engram's Go handlers read arguments leniently (a string of the wrong type counts as missing),
+  so these tools accept any JSON value and let the handlers decide, exactly as engram does.
+
+Every failure is a tool result with ``isError`` set and a one-line message for the agent, never a
+protocol error and never a crash. Every reply is scrubbed of secrets, and so is what the memory
+tools write (SPEC: scrub before anything is persisted or leaves the process).
+
+Startup stays light: the heavy modules (phase scoring, output compression, the LLM service and with
+it litellm) are imported inside the tools that need them, on first use.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import json
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+
+from summarizer.errors import InputError, StorageError, SummarizerError
+from summarizer.scrub import scrub
+from summarizer.settings import Settings
+
+if TYPE_CHECKING:
+    from summarizer_engram import MemoryBackend
+    from summarizer_engram.tool_specs import ToolSpec
+
+__all__ = ["INSTRUCTIONS", "Memory", "build_server", "serve"]
+
+INSTRUCTIONS = (
+    "summarizer keeps a coding agent's context small without losing what matters. Compression tools: "
+    "score/compress/stats/batch (phase-gate subtask summaries), output_compress/output_restore (shrink "
+    "build logs and test traces; the full output stays restorable), envelope_reduce (tool-result "
+    "envelopes), session_compress/session_recover (save the session's decisions, discoveries, failures "
+    "and progress to memory before compaction, and read them back after). Memory tools use engram's "
+    "names: mem_save, mem_search, mem_context, mem_session_summary, mem_get_observation, "
+    "mem_suggest_topic_key and the rest."
+)
+
+# Memory tools whose string arguments are persisted: scrub them on the way in.
+_WRITE_ARGS = {"title", "content", "summary"}
+
+
+def _result(text: str, *, error: bool = False) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=scrub(text)[0])], is_error=error)
+
+
+def _guard(work: Callable[[], str]) -> CallToolResult:
+    """Run a tool body: its text, or an ``isError`` result for any failure (never a crash)."""
+    try:
+        return _result(work())
+    except SummarizerError as exc:
+        return _result(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, error=True)
+    except Exception as exc:  # a bug must not take the agent's server down
+        return _result(f"internal error in summarizer ({type(exc).__name__}: {exc}); please report it",
+                       error=True)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=1, default=str)
+
+
+class Memory:
+    """The engram backend, opened on first use and shared by the tools (it is thread-safe)."""
+
+    def __init__(self, settings: Settings, opener: Callable[[], MemoryBackend] | None = None) -> None:
+        self._settings = settings
+        self._opener = opener
+        self._backend: MemoryBackend | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> MemoryBackend:
+        """The backend; :class:`StorageError` when it cannot be opened (retried on the next call)."""
+        with self._lock:
+            if self._backend is None:
+                if self._opener is not None:
+                    self._backend = self._opener()
+                else:
+                    from summarizer_engram import open_backend
+
+                    self._backend = open_backend(self._settings.engram_db, self._settings.engram_url)
+            return self._backend
+
+    def close(self) -> None:
+        """Close the backend if it was opened."""
+        with self._lock:
+            if self._backend is not None:
+                self._backend.close()
+                self._backend = None
+
+
+def _engram_tool(spec: ToolSpec, memory: Memory) -> Tool:
+    """One engram tool: engram's schema and annotations, lenient arguments, engram's reply text."""
+    from summarizer_engram.tools import HANDLERS
+
+    handler = HANDLERS[spec.name]
+
+    def call(**kwargs: Any) -> CallToolResult:
+        args = {k: v for k, v in kwargs.items() if v is not None}
+        for key in _WRITE_ARGS & args.keys():
+            if isinstance(args[key], str):
+                args[key] = scrub(args[key])[0]
+        try:
+            backend = memory.get()
+        except SummarizerError as exc:
+            return _result(f"engram unavailable: {exc}", error=True)
+        try:
+            text, is_error = handler(backend, **args)
+        except Exception as exc:  # the handlers return errors; this is the belt to their braces
+            return _result(f"{spec.name} failed: {exc}", error=True)
+        return _result(text, error=is_error)
+
+    # The SDK builds its argument model from the signature: give it engram's names, any JSON type.
+    params = [inspect.Parameter(p, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Any)
+              for p in spec.params]
+    call.__signature__ = inspect.Signature(params, return_annotation=CallToolResult)  # type: ignore[attr-defined]
+    call.__annotations__ = {**dict.fromkeys(spec.params, Any), "return": CallToolResult}
+    call.__name__ = spec.name
+    annotations = ToolAnnotations(title=spec.title, read_only_hint=spec.read_only,
+                                  destructive_hint=spec.destructive, idempotent_hint=False,
+                                  open_world_hint=False)
+    tool = Tool.from_function(call, name=spec.name, title=spec.title, description=spec.description,
+                              annotations=annotations)
+    return tool.model_copy(update={"parameters": spec.input_schema()})
+
+
+def build_server(settings: Settings | None = None, *, tools: str = "", memory: Memory | None = None,
+                 cwd: Path | None = None) -> MCPServer[Any]:
+    """The server with our tools and the engram tools ``tools`` selects (engram's ``--tools``)."""
+    from summarizer_engram.tool_specs import TOOL_SPECS, resolve_tools
+
+    settings = settings or Settings.load(os.environ)
+    memory = memory or Memory(settings)
+    here = cwd or Path.cwd()
+    chosen = resolve_tools(tools)
+    engram_tools = [_engram_tool(spec, memory) for name, spec in TOOL_SPECS.items() if name in chosen]
+    server: MCPServer[Any] = MCPServer("summarizer", instructions=INSTRUCTIONS, tools=engram_tools)
+    _register_phase(server)
+    _register_output(server, settings)
+    _register_envelope(server)
+    _register_session(server, settings, memory, here)
+    return server
+
+
+def serve(tools: str = "") -> None:
+    """Serve over stdio until the client disconnects."""
+    settings = Settings.load(os.environ)
+    memory = Memory(settings)
+    try:
+        build_server(settings, tools=tools, memory=memory).run()
+    finally:
+        memory.close()
+
+
+def _entry(value: dict[str, Any] | str, source: str = "entry") -> Any:
+    from summarizer.phase import entry_from_mapping
+
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"{source} is not valid JSON ({exc.msg}); pass an object") from exc
+    if not isinstance(value, dict):
+        raise InputError(f"{source} must be a JSON object (a subtask_summary)")
+    return entry_from_mapping(value, source)
+
+
+def _entries(values: list[dict[str, Any]]) -> list[Any]:
+    if not values:
+        raise InputError("entries is empty; pass a list of subtask_summary objects")
+    return [_entry(v, f"entries[{i}]") for i, v in enumerate(values)]
+
+
+def _register_phase(server: MCPServer[Any]) -> None:
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def score(entry: dict[str, Any] | str) -> CallToolResult:
+        """Score one phase-gate subtask_summary: the five dimensions, matched keywords, score and band."""
+        from summarizer.phase import score_one
+
+        return _guard(lambda: _json(score_one(_entry(entry)).as_dict()))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def compress(entry: dict[str, Any] | str, to: str | None = None) -> CallToolResult:
+        """Scrub, score and render one subtask_summary for its band (``to``: the next agent, for masks)."""
+        from summarizer.phase import compress_one
+
+        return _guard(lambda: _json(compress_one(_entry(entry), to).as_dict()))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def stats(entries: list[dict[str, Any]], estimated_phases: int | None = None) -> CallToolResult:
+        """Counts per band, budget lines and redactions over a list of subtask_summary objects."""
+        from summarizer.phase import stats_over
+
+        return _guard(lambda: _json(stats_over(_entries(entries), estimated_phases).as_dict()))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def batch(entries: list[dict[str, Any]], estimated_phases: int | None = None) -> CallToolResult:
+        """Score and budget a whole phase batch: per-entry bands, line costs and the phase plan."""
+        from summarizer.phase import batch_plan
+
+        return _guard(lambda: _json(batch_plan(_entries(entries), estimated_phases).as_dict()))
+
+
+def _register_output(server: MCPServer[Any], settings: Settings) -> None:
+    @server.tool()
+    def output_compress(output: str, target_tokens: int | None = None, exit_code: int | None = None,
+                        floor_tokens: int | None = None) -> CallToolResult:
+        """Compress a build log, test trace or log dump; every error coordinate survives.
+
+        Returns the compressed text with its envelope (tokens before/after, coordinates, restore id).
+        The full output is kept: ``output_restore`` with the ``restore_id`` gives it back.
+        """
+
+        def work() -> str:
+            import io
+
+            from summarizer.output import OriginalStore, OutputOptions
+            from summarizer.output import compress as compress_output
+
+            if not output.strip():
+                raise InputError("output is empty; pass the tool output to compress")
+            options = OutputOptions(target_tokens=target_tokens, exit_code=exit_code,
+                                    **({"floor_tokens": floor_tokens} if floor_tokens is not None else {}))
+            result = compress_output(io.BytesIO(output.encode("utf-8")), OriginalStore(settings.store_dir),
+                                     options)
+            return _json(result.model_dump(mode="json"))
+
+        return _guard(work)
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def output_restore(restore_id: str, lines: str | None = None) -> CallToolResult:
+        """Give back a compressed output's original, whole or by 1-based line range (``lines``: "40:80")."""
+
+        def work() -> str:
+            from summarizer.output import OriginalStore, parse_range
+
+            span = parse_range(lines) if lines else None
+            data = b"".join(OriginalStore(settings.store_dir).iter_bytes(restore_id, span))
+            return data.decode("utf-8", "replace")
+
+        return _guard(work)
+
+
+def _register_envelope(server: MCPServer[Any]) -> None:
+    if importlib.util.find_spec("summarizer.envelope") is None:
+        return  # PROVISIONAL: registered once the envelope module lands
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def envelope_reduce(envelope: dict[str, Any] | str, max_tokens: int | None = None) -> CallToolResult:
+        """Reduce an agentic-workspace/v1 tool-result envelope; recovery handles always survive."""
+
+        def work() -> str:
+            module = importlib.import_module("summarizer.envelope")
+            text = envelope if isinstance(envelope, str) else json.dumps(envelope)
+            return str(module.reduce_text(text, max_tokens=max_tokens))
+
+        return _guard(work)
+
+
+def _register_session(server: MCPServer[Any], settings: Settings, memory: Memory, cwd: Path) -> None:
+    @server.tool()
+    def session_compress(transcript_path: str | None = None, transcript: str | None = None,
+                         project: str | None = None, force: bool = False,
+                         date: str | None = None) -> CallToolResult:
+        """Compress a session transcript (JSONL) into engram memory: decisions, discoveries, failures,
+        progress, files and open questions, merged into today's ``session/{project}/compressed/{date}``.
+
+        Pass ``transcript_path`` (a file) or ``transcript`` (the JSONL text). The trigger rules decide
+        whether a compression is due; ``force`` is an explicit request.
+        """
+        return _guard(lambda: _compress(settings, memory, cwd, transcript_path, transcript, project,
+                                        force, date))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def session_recover(project: str | None = None) -> CallToolResult:
+        """The newest compressed session document of a project (by update time), to restore context."""
+        from summarizer.session.service import recover
+
+        return _guard(lambda: recover(memory.get(), project or cwd.name).document)
+
+
+def _compress(settings: Settings, memory: Memory, cwd: Path, path: str | None, text: str | None,
+              project: str | None, force: bool, date: str | None) -> str:
+    from summarizer.cli.session import build_summarizer, check_date
+    from summarizer.session.service import FileMarks, compress_session, render_report
+    from summarizer.session.transcript import parse_transcript
+
+    if (path is None) == (text is None):
+        raise InputError("pass exactly one of transcript_path or transcript")
+    if path is not None:
+        from summarizer.cli._common import read_text
+
+        text = read_text(path, what="transcript")
+    assert text is not None
+    parsed = parse_transcript(text, source=path or "transcript")
+    backend: MemoryBackend | None = None
+    error: str | None = None
+    try:
+        backend = memory.get()
+    except StorageError as exc:
+        error = str(exc)
+    key = parsed.session_id or (
+        str(Path(path).resolve()) if path else "mcp:" + hashlib.sha256(text[:4096].encode()).hexdigest()
+    )
+    report = compress_session(
+        parsed, project=project or Path(parsed.cwd or cwd).name, date=check_date(date), memory=backend,
+        marks=FileMarks(settings.cache_dir / "sessions"), session_key=key, force=force,
+        summarizer=build_summarizer(settings), memory_error=error,
+    )
+    return render_report(report)
