@@ -45,7 +45,7 @@ class RedisCache:
         self._prefix = prefix
         try:
             self._redis: Any = redis.Redis.from_url(
-                url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, decode_responses=True
+                url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, decode_responses=False
             )
         except ValueError as exc:
             raise StorageError(
@@ -62,8 +62,8 @@ class RedisCache:
             answer = None
             if raw is not None:
                 try:
-                    answer = CachedAnswer.model_validate_json(raw)
-                except ValidationError:
+                    answer = CachedAnswer.model_validate_json(raw.decode("utf-8"))
+                except (UnicodeDecodeError, ValidationError):  # pickles and other strangers: a miss
                     log.warning("summary cache: dropping unreadable entry %s", key)
                     self._redis.delete(self._key(str(key)))
             with self._redis.pipeline() as pipe:
@@ -94,9 +94,9 @@ class RedisCache:
         """Entries, bytes, hits and misses per namespace."""
         try:
             out = []
-            for ns in sorted(self._redis.smembers(self._key("namespaces"))):
-                info = self._redis.hgetall(self._ns(ns))
-                members = list(self._redis.smembers(self._ns(ns) + ":keys"))
+            for ns in sorted(_texts(self._redis.smembers(self._key("namespaces")))):
+                info = {_text(k): _text(v) for k, v in self._redis.hgetall(self._ns(ns)).items()}
+                members = _texts(self._redis.smembers(self._ns(ns) + ":keys"))
                 sizes = []
                 if members:
                     with self._redis.pipeline() as pipe:
@@ -113,8 +113,8 @@ class RedisCache:
                         model=meta.model if meta else None,
                         entries=sum(1 for size in sizes if size),
                         size_bytes=sum(int(size) for size in sizes),
-                        hits=int(info.get("hits", 0)),
-                        misses=int(info.get("misses", 0)),
+                        hits=int(info.get("hits") or 0),
+                        misses=int(info.get("misses") or 0),
                         stale=None
                         if current_digests is None
                         else (meta is None or meta.prompt_digest not in current_digests),
@@ -129,7 +129,7 @@ class RedisCache:
         removed = [s for s in self.stats(current_digests) if s.stale]
         try:
             for stat in removed:
-                members = self._redis.smembers(self._ns(stat.namespace) + ":keys")
+                members = _texts(self._redis.smembers(self._ns(stat.namespace) + ":keys"))
                 with self._redis.pipeline() as pipe:
                     for member in members:
                         pipe.delete(self._key(member))
@@ -144,7 +144,7 @@ class RedisCache:
         """Delete every key under the prefix; return the number of stored answers removed."""
         try:
             entries = sum(s.entries for s in self.stats())
-            batch: list[str] = []
+            batch: list[bytes] = []
             for name in self._redis.scan_iter(match=self._prefix + "*", count=500):
                 batch.append(name)
                 if len(batch) >= 500:
@@ -174,6 +174,14 @@ class RedisCache:
 
     def _unavailable(self, exc: Exception) -> StorageError:
         return StorageError(f"the Redis cache at {self.location!r} is unavailable: {exc}; is it running?")
+
+
+def _text(raw: bytes | str) -> str:
+    return raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw
+
+
+def _texts(raws: set[bytes] | list[bytes]) -> list[str]:
+    return [_text(raw) for raw in raws]
 
 
 def _meta(raw: str | None) -> Namespace | None:

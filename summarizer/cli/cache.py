@@ -1,0 +1,106 @@
+"""``summarizer cache``: inspect and prune the summary cache (diskcache or Redis).
+
+Thin adapter: load settings, build the cache with :func:`summarizer.app.build_cache`, call one
+method, render. "Stale" means a namespace whose prompt digest no current prompt has (the prompt
+text, a partial or the system prompt changed since); pruning those never touches live entries.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING
+
+import click
+
+from summarizer.cli._common import handle_errors
+
+if TYPE_CHECKING:
+    from summarizer_cache import CacheAdmin, NamespaceStats
+
+__all__ = ["cache"]
+
+
+def _open() -> tuple[CacheAdmin, set[str]]:
+    """The configured cache and the digests of the prompts in use now."""
+    from summarizer.app import build_cache
+    from summarizer.prompts import PromptLibrary
+    from summarizer.settings import Settings
+
+    settings = Settings.load(os.environ)
+    return build_cache(settings), set(PromptLibrary(settings.prompt_dir).digests().values())
+
+
+def _size(n: int) -> str:
+    for unit in ("B", "KiB", "MiB"):
+        if n < 1024:
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n //= 1024
+    return f"{n:.1f} GiB"
+
+
+def _table(rows: list[NamespaceStats]) -> list[str]:
+    lines = [
+        f"{'namespace':<18}{'prompt':<13}{'ver':<5}{'model':<28}{'entries':>8}{'size':>11}"
+        f"{'hits':>7}{'misses':>8}  state"
+    ]
+    for r in rows:
+        lines.append(
+            f"{r.namespace[:16]:<18}{(r.prompt or '?')[:12]:<13}{(r.version or '?')[:4]:<5}"
+            f"{(r.model or '?')[:27]:<28}{r.entries:>8}{_size(r.size_bytes):>11}{r.hits:>7}{r.misses:>8}"
+            f"  {'stale' if r.stale else 'current'}"
+        )
+    return lines
+
+
+@click.group()
+def cache() -> None:
+    """Inspect and prune the summary cache."""
+
+
+@cache.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON.")
+@handle_errors
+def stats(as_json: bool) -> None:
+    """List namespaces with entries, size, hits and misses; stale ones are marked."""
+    store, digests = _open()
+    try:
+        rows = store.stats(digests)
+    finally:
+        store.close()
+    if as_json:
+        payload = {"location": store.location, "namespaces": [r.model_dump() for r in rows]}
+        click.echo(json.dumps(payload, indent=2))
+        return
+    click.echo(f"cache: {store.location}")
+    if not rows:
+        click.echo("empty")
+        return
+    for line in _table(rows):
+        click.echo(line)
+    total = sum(r.entries for r in rows)
+    stale = sum(1 for r in rows if r.stale)
+    click.echo(f"{len(rows)} namespaces ({stale} stale), {total} entries")
+
+
+@cache.command()
+@click.option("--stale", "mode", flag_value="stale", help="Remove namespaces no current prompt uses.")
+@click.option("--all", "mode", flag_value="all", help="Remove everything (asks for confirmation).")
+@click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation with --all.")
+@handle_errors
+def prune(mode: str | None, yes: bool) -> None:
+    """Remove stale namespaces (--stale) or clear the whole cache (--all)."""
+    if mode is None:
+        raise click.UsageError("choose --stale (safe) or --all (clears everything)")
+    store, digests = _open()
+    try:
+        if mode == "stale":
+            removed = store.prune_stale(digests)
+            entries = sum(r.entries for r in removed)
+            click.echo(f"removed {len(removed)} stale namespaces ({entries} entries) from {store.location}")
+            return
+        if not yes:
+            click.confirm(f"Clear the whole summary cache at {store.location}?", abort=True, err=True)
+        click.echo(f"removed {store.clear()} entries from {store.location}")
+    finally:
+        store.close()
