@@ -106,13 +106,30 @@ def _filters(pairs: Sequence[tuple[str, str]]) -> tuple[str, list[Any]]:
 
 def search(conn: sqlite3.Connection, expr: str, type_: str, project: str, scope: str,
            limit: int) -> list[SearchResult]:
-    """Ranked live observations matching the FTS5 expression ``expr``."""
+    """Ranked live observations matching the FTS5 expression ``expr``.
+
+    Without filters, the best few candidates are ranked inside FTS5 first and only those are joined
+    (joining every match of a common word cost twice the plain FTS5 query at 100k rows); if deleted rows
+    or few matches leave fewer than ``limit``, the full join runs (cheap when matches are few). With
+    filters, the full join runs directly.
+    """
     where, args = _filters((("o.type", type_), ("o.project", project), ("o.scope", scope)))
+    if not where:
+        fetch = limit * 2 + 10
+        sql = (f"SELECT {_OBS}, c.rank FROM (SELECT rowid AS id, {_BM25} AS rank FROM observations_fts "
+               f"WHERE observations_fts MATCH ? ORDER BY rank LIMIT ?) c "
+               f"JOIN observations o ON o.id = c.id WHERE {_LIVE} ORDER BY c.rank LIMIT ?")
+        rows = conn.execute(sql, (expr, fetch, limit)).fetchall()
+        if len(rows) == limit:  # short: deleted rows among the candidates, or few matches (cheap either way)
+            return [_hit(r) for r in rows]
     sql = (f"SELECT {_OBS}, {_BM25} AS rank FROM observations_fts fts "
            f"JOIN observations o ON o.id = fts.rowid "
            f"WHERE observations_fts MATCH ? AND {_LIVE}{where} ORDER BY rank LIMIT ?")
-    rows = conn.execute(sql, (expr, *args, limit)).fetchall()
-    return [SearchResult.model_validate({**as_dict(OBS_FIELDS, r), "rank": r[-1]}) for r in rows]
+    return [_hit(r) for r in conn.execute(sql, (expr, *args, limit)).fetchall()]
+
+
+def _hit(row: Sequence[Any]) -> SearchResult:
+    return SearchResult.model_validate({**as_dict(OBS_FIELDS, row), "rank": row[-1]})
 
 
 def recent_observations(conn: sqlite3.Connection, project: str, scope: str, limit: int) -> list[Observation]:

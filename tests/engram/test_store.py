@@ -394,3 +394,13 @@ def test_latest_by_topic_prefers_the_newest_update(db_path: Path, store: Store) 
     assert latest is not None and latest.id == a
     assert store.latest_by_topic("session/other/") is None
     assert store.latest_by_topic("session_engram") is None  # "_" is literal, not a LIKE wildcard
+
+
+def test_search_fills_the_limit_past_deleted_top_matches(store: Store) -> None:
+    """Deleted rows never show, even when they hold the best ranks, and the limit is still filled."""
+    best = [store.save("s1", f"alpha {i}", f"alpha alpha note {i}", project="engram").id for i in range(25)]
+    rest = {store.save("s1", f"note {i}", f"plain alpha text {i}", project="engram").id for i in range(15)}
+    for oid in best:
+        store.delete(oid)
+    hits = store.search("alpha")
+    assert len(hits) == 10 and {h.id for h in hits} <= rest
