@@ -100,6 +100,7 @@ def evaluate(
         recorded_dir=recorded_dir or datasets[0].parent / "recorded",
         template=not no_template,
         timeout_s=settings.timeout_s,
+        store_dir=settings.store_dir,
     )
     completer = answer_cache = None
     if prompts and not options.offline:

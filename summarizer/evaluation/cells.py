@@ -9,7 +9,6 @@ stored in the results cache.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -17,6 +16,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from summarizer.evaluation.dataset import Band, Fact, PhaseGateCase, SessionCase, ToolOutputCase
 from summarizer.evaluation.metrics import fact_recall, format_problem, hallucinations
+from summarizer.output.truth import TruthItem
+from summarizer.output.truth import recall as truth_recall
 from summarizer.tokens import count_tokens
 
 __all__ = ["CaseKind", "CellOutput", "CellResult", "ResolvedCase", "measure"]
@@ -30,7 +31,7 @@ SESSION_MAX_TOKENS = 2000
 class ResolvedCase:
     """A case with everything a contender and the metrics need, computed once per run.
 
-    ``must``/``should`` are the tool-output truth values (any one occurrence counts).
+    ``must``/``should`` are the tool-output truth items (:mod:`summarizer.output.truth`).
     """
 
     case: PhaseGateCase | SessionCase | ToolOutputCase
@@ -39,8 +40,9 @@ class ResolvedCase:
     digest: str
     band: Band | None = None
     facts: tuple[Fact, ...] = ()
-    must: tuple[str, ...] = ()
-    should: tuple[str, ...] = ()
+    must: tuple[TruthItem, ...] = ()
+    should: tuple[TruthItem, ...] = ()
+    raw: bytes = b""  # tool output as read (CRLF, invalid UTF-8 and all), for the compressor
 
     @property
     def id(self) -> str:
@@ -95,13 +97,6 @@ class CellResult(BaseModel):
     reused: bool = False
 
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
-
-
-def _ansi_free(text: str) -> str:
-    return _ANSI.sub("", text)
-
-
 def measure(case: ResolvedCase, output: CellOutput, *, contender: str, key: str) -> CellResult:
     """Score ``output`` against ``case``: every metric that applies to the case kind."""
     text = output.text
@@ -109,14 +104,13 @@ def measure(case: ResolvedCase, output: CellOutput, *, contender: str, key: str)
     missed: tuple[str, ...] = ()
     problem: str | None = None
     if case.kind == "tool_output":
-        clean = _ansi_free(text)
-        # Any one occurrence of a value counts (evaldata README); values are exact substrings.
-        lost = tuple(v for v in case.must if v not in clean)
-        if case.must:
-            metrics["coordinate_recall"] = 1.0 - len(lost) / len(case.must)
+        # The tool-output issue's own recall (ANSI stripped, any one occurrence counts).
+        must = truth_recall(case.must, text)
+        if must.total:
+            metrics["coordinate_recall"] = must.ratio
         if case.should:
-            metrics["should_recall"] = sum(1 for v in case.should if v in clean) / len(case.should)
-        missed = tuple(f"must: {v}" for v in lost)
+            metrics["should_recall"] = truth_recall(case.should, text).ratio
+        missed = tuple(f"must: {label}" for label in must.missed)
     else:
         recall, missed = fact_recall(case.facts, text)
         if recall is not None:

@@ -51,6 +51,15 @@ def _values(cells: Sequence[CellResult], metric: str) -> dict[str, float]:
     return {c.case_id: c.metrics[metric] for c in cells if c.error is None and metric in c.metrics}
 
 
+def _estimate(metric: MetricSpec, values: list[float], kwargs: dict[str, int]) -> Estimate:
+    # Bookkeeping metrics (latency, tokens, cost) are reported as plain means: an interval on them
+    # would cost most of the analysis time and answer no question anyone asks of them.
+    if not metric.compare:
+        mean = sum(values) / len(values)
+        return Estimate(mean, mean, mean, len(values))
+    return bootstrap_mean(values, **kwargs)
+
+
 def analyse(matrix: Matrix, *, seed: int | None = None) -> Analysis:
     """Estimates and paired comparisons for every dataset, contender and metric present."""
     datasets = tuple(dict.fromkeys(case.dataset for case in matrix.cases))
@@ -69,7 +78,7 @@ def analyse(matrix: Matrix, *, seed: int | None = None) -> Analysis:
             if not cells:
                 continue
             estimates = {
-                m.name: bootstrap_mean(list(values.values()), **kwargs)
+                m.name: _estimate(m, list(values.values()), kwargs)
                 for m in metrics
                 if (values := _values(cells, m.name))
             }

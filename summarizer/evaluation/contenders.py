@@ -70,6 +70,14 @@ def _source_hash(*modules: ModuleType) -> str:
     return h.hexdigest()[:16]
 
 
+def _package_hash(package: ModuleType) -> str:
+    """Hash of every module of a package (the compressor spans several files)."""
+    h = hashlib.sha256()
+    for path in sorted(Path(inspect.getfile(package)).parent.glob("*.py")):
+        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
+
+
 class _NoMarks:
     """Compression marks that remember nothing: every eval case is a fresh, explicit compression."""
 
@@ -109,10 +117,11 @@ def template_phase_gate(case: ResolvedCase) -> str:
     return render_entry(case.case.subtask_summary, case.band, to=case.case.next_agent)
 
 
-def _template_tool_output(case: ResolvedCase) -> str:
-    from summarizer.output import compress_text
+def _template_tool_output(case: ResolvedCase, store_dir: Path) -> str:
+    """The compressed rendering ``summarizer output`` prints for the case's output file."""
+    from summarizer.output import OriginalStore, compress
 
-    return compress_text(case.source).text
+    return compress(io.BytesIO(case.raw), OriginalStore(store_dir)).text
 
 
 @dataclass
@@ -120,6 +129,16 @@ class TemplateContender:
     """The deterministic answers: phase-gate templates, session keyword rules, output compressor."""
 
     label: str = "template"
+    store_dir: Path | None = None  # where compressed originals are kept; a temp dir when None
+
+    def __post_init__(self) -> None:
+        if self.store_dir is None:  # created up front: cells run in several threads at once
+            self._tmp = tempfile.TemporaryDirectory(prefix="summarizer-eval-originals-")
+            self.store_dir = Path(self._tmp.name)
+
+    def _store(self) -> Path:
+        assert self.store_dir is not None
+        return self.store_dir
 
     def key_material(self, case: ResolvedCase) -> str | None:
         """The hash of the code that answers this case kind."""
@@ -135,7 +154,7 @@ class TemplateContender:
             return "template:" + _source_hash(summarizer.session.extract, summarizer.session.document)
         import summarizer.output
 
-        return "template:" + _source_hash(summarizer.output)
+        return "template:" + _package_hash(summarizer.output)
 
     def answer(self, case: ResolvedCase) -> str:
         """The deterministic text for ``case``."""
@@ -143,7 +162,7 @@ class TemplateContender:
             return template_phase_gate(case)
         if case.kind == "session":
             return _session_document(case, None)[0]
-        return _template_tool_output(case)
+        return _template_tool_output(case, self._store())
 
     async def run(self, case: ResolvedCase) -> CellOutput:
         """Answer in a worker thread (the compressor can take a while on a big log)."""

@@ -95,6 +95,7 @@ class ToolOutputCase(_CaseBase):
 
 
 Case = Annotated[PhaseGateCase | SessionCase | ToolOutputCase, Field(discriminator="kind")]
+_KINDS = ("phase_gate", "session", "tool_output")
 _CASE: TypeAdapter[PhaseGateCase | SessionCase | ToolOutputCase] = TypeAdapter(Case)
 
 
@@ -158,7 +159,8 @@ def _parse_line(path: Path, number: int, line: str) -> PhaseGateCase | SessionCa
         return _CASE.validate_python(raw)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
+        loc = first["loc"][1:] if first["loc"] and first["loc"][0] in _KINDS else first["loc"]
+        where = ".".join(str(p) for p in loc)
         raise InputError(f"{path}:{number}: {where or 'case'}: {first['msg']}; fix that case") from exc
 
 

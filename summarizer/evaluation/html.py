@@ -130,9 +130,7 @@ def _cases(matrix: Matrix, ds: str) -> str:
         if case.dataset != ds:
             continue
         cells = [matrix.cell(label, case.id) for label in labels]
-        texts = {
-            c.output.text if c.output is not None else c.error for c in cells if c is not None
-        }
+        texts = {c.output.text if c.output is not None else c.error for c in cells if c is not None}
         differs = len(texts) > 1
         tds = []
         for cell in cells:

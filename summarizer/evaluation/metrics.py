@@ -92,7 +92,7 @@ def _carries(kind: str, value: str, answer: str) -> bool:
             and re.search(rf"(?<![\w/]){path}(?![\w/{{-])", text)
         )
     if kind in _NUMERIC_KINDS and wanted.isdigit():
-        return re.search(rf"(?<![\w.]){re.escape(wanted)}(?![\w])", text) is not None
+        return re.search(rf"(?<![\w.]){re.escape(wanted)}(?!\w|\.\d)", text) is not None
     return wanted in text
 
 
@@ -123,7 +123,8 @@ def _concrete_tokens(answer: str) -> list[str]:
     for pattern in (_URL, _PATH, _IDENT, _NUMBER):
         for m in pattern.finditer(answer):
             token = m.group(0).rstrip(".,;:)")
-            if len(token) >= 2 and token not in tokens:
+            # A file name inside a path already found is the same token, not another one.
+            if len(token) >= 2 and not any(token in seen for seen in tokens):
                 tokens.append(token)
     return tokens
 

@@ -12,16 +12,16 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
-from typing import Any
 
 from summarizer.errors import InputError, NotFound
 from summarizer.evaluation.cells import ResolvedCase
 from summarizer.evaluation.dataset import Dataset, PhaseGateCase, SessionCase, ToolOutputCase, case_hash
 from summarizer.models import SubtaskSummary
+from summarizer.output.truth import Case as TruthCase
+from summarizer.output.truth import load_case
 
-__all__ = ["entry_text", "resolve_all", "resolve_case", "tool_output_file"]
+__all__ = ["entry_text", "resolve_all", "resolve_case"]
 
 
 def entry_text(entry: SubtaskSummary) -> str:
@@ -45,37 +45,18 @@ def entry_text(entry: SubtaskSummary) -> str:
     return "\n".join(f"{key}: {value}" for key, value in fields.items() if value)
 
 
-def tool_output_file(case: ToolOutputCase, root: Path) -> Path:
-    """The output file of an evaldata folder (``output.txt`` or LogHub's ``<System>_2k.log``)."""
+def _truth_case(case: ToolOutputCase, root: Path) -> TruthCase:
+    """The evaldata folder's output file and truth items, read by the tool-output issue's loader."""
     folder = root / case.folder
     if not folder.is_dir():
         raise NotFound(
             f"tool-output case {case.id!r}: folder {str(folder)!r} not found; pass --evaldata "
             "pointing at the evaldata root (the folder holding gen/ and loghub/)"
         )
-    if case.format == "gen":
-        return folder / "output.txt"
-    logs = sorted(folder.glob("*.log"))
-    if not logs:
-        raise NotFound(f"tool-output case {case.id!r}: no *.log file in {str(folder)!r}")
-    return logs[0]
-
-
-def _truth(case: ToolOutputCase, root: Path) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    path = root / case.folder / "truth.json"
-    try:
-        data: Any = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError as exc:
-        raise NotFound(f"tool-output case {case.id!r}: {str(path)!r} not found") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"tool-output case {case.id!r}: {str(path)!r} is not valid JSON: {exc}") from exc
-    if case.format == "gen":
-        must = [item["value"] for item in data.get("must_survive", [])]
-        should = [item["value"] for item in data.get("should_survive", [])]
-    else:
-        must = [item["content"] for item in (data.get("primary") or {}).get("items", [])]
-        should = [item["content"] for item in (data.get("secondary") or {}).get("items", [])]
-    return tuple(dict.fromkeys(must)), tuple(dict.fromkeys(should))
+    found = load_case(folder)
+    if found is None or not found.path.is_file():
+        raise NotFound(f"tool-output case {case.id!r}: no truth.json and output file in {str(folder)!r}")
+    return found
 
 
 def _band_of(case: PhaseGateCase) -> str:
@@ -113,17 +94,16 @@ def resolve_case(
             f"dataset {dataset!r} has tool-output cases; pass --evaldata PATH "
             "(the folder holding gen/ and loghub/)"
         )
-    file = tool_output_file(case, evaldata)
-    raw = file.read_bytes()
-    must, should = _truth(case, evaldata)
-    text = raw.decode("utf-8", errors="replace")
+    truth = _truth_case(case, evaldata)
+    raw = truth.path.read_bytes()
     return ResolvedCase(
         case=case,
         dataset=dataset,
-        source=text,
+        source=raw.decode("utf-8", errors="replace"),
         digest=case_hash(case, hashlib.sha256(raw).hexdigest()),
-        must=must,
-        should=should,
+        must=truth.must,
+        should=truth.should,
+        raw=raw,
     )
 
 

@@ -50,6 +50,7 @@ class EvalOptions(BaseModel):
     recorded_dir: Path | None = None
     template: bool = True
     timeout_s: float = Field(default=60.0, gt=0)
+    store_dir: Path | None = None
 
 
 def _labels(prompt_labels: list[str], models: tuple[str, ...]) -> list[str]:
@@ -67,7 +68,7 @@ def build_contenders(
     repo: Path | None = None,
 ) -> list[Contender]:
     """The contenders ``options`` ask for (see the module docstring for the order)."""
-    template = TemplateContender()
+    template = TemplateContender(store_dir=options.store_dir)
     contenders: list[Contender] = [template] if options.template else []
     if options.offline:
         folder = options.recorded_dir
