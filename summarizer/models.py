@@ -58,8 +58,12 @@ def normalise_status(raw: str) -> tuple[Status, str | None]:
     """
     text = raw.strip()
     note: str | None = None
-    if match := re.match(r"^([^(:\-–—]+?)\s*(?:[(:\-–—]\s*(.*?)\)?\s*)?$", text):
-        text, note = match.group(1), (match.group(2) or None)
+    # The whole string first, so "in-progress" is a status and not "in" with the note "progress".
+    if re.sub(r"[\s\-]+", "_", text.lower()) not in _STATUS_SYNONYMS and (
+        match := re.match(r"^(.+?)\s*(?:\((.*?)\)?|:\s*(.*)|\s[-–—]\s*(.*)|[–—]\s*(.*))$", text)
+    ):
+        text = match.group(1)
+        note = next((g.strip() for g in match.groups()[1:] if g and g.strip()), None)
     key = re.sub(r"[\s\-]+", "_", text.strip().lower())
     if key not in _STATUS_SYNONYMS:
         raise ValueError(f"unknown status {raw!r}; use one of {', '.join(STATUSES)}")

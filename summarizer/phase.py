@@ -109,6 +109,8 @@ def entries_from_text(text: str, source: str) -> list[SubtaskSummary]:
     stripped = text.strip()
     if not stripped:
         raise InputError(f"{source} is empty; give it at least one JSON entry")
+    if "\x00" in text:
+        raise InputError(f"{source} looks binary (it has NUL bytes); give a JSON or JSONL text file")
     if stripped.startswith("["):
         try:
             values = json.loads(stripped)

@@ -118,7 +118,7 @@ _LABELS = {
 # Why it matters when the entry names no concrete detail: by the riskiest category it mentions.
 _CATEGORY_WHY = {
     "schema/migration": "the data model changed, so queries and migrations built on it must be re-checked",
-    "auth/security": "auth/security behaviour changed, so every flow that depends on it must be re-tested",
+    "auth/security": "auth and security behaviour changed, so every flow relying on it must be re-tested",
     "database": "database keys, indexes or constraints changed, so writes and queries must be re-checked",
     "api": "the API contract changed, so every caller must be re-checked",
     "infrastructure": "deployment or configuration changed, so environments and pipelines must be re-checked",
@@ -237,7 +237,8 @@ def _gotcha_line(entry: SubtaskSummary, facts: Facts) -> str:
     if concepts:
         top = concepts[0]
         same = [c.name for c in concepts if c.category == top.category][:3]
-        text = f"No trade-off recorded; the main risk is the {top.category} change ({', '.join(same)})"
+        label = top.category.replace("/", " and ").replace("-", " ")  # no slash: it would read as a path
+        text = f"No trade-off recorded; the main risk is the {label} change ({', '.join(same)})"
         return shorten(_sentence(text), MAX_LINE)
     return "No trade-off recorded."
 

@@ -89,15 +89,21 @@ def test_env_vars_paths_urls() -> None:
 @pytest.mark.parametrize(
     ("text", "gotcha"),
     [
-        ("Added login. Refresh tokens are hashed, so there is no raw access. Rotate on every use.",
-         "Refresh tokens are hashed, so there is no raw access."),
-        ("Added login. Note: tokens must be rotated on every use.",
-         "Note: tokens must be rotated on every use."),
+        (
+            "Added login. Refresh tokens are hashed, so there is no raw access. Rotate on every use.",
+            "Refresh tokens are hashed, so there is no raw access.",
+        ),
+        (
+            "Added login. Note: tokens must be rotated on every use.",
+            "Note: tokens must be rotated on every use.",
+        ),
         ("Switched to argon2 instead of bcrypt for new hashes", None),
         ("Added the index but it locks the table while building", "But it locks the table while building"),
         ("Added JWT auth endpoint with refresh token rotation", None),
-        ("Added login. It works. However the cookie is not httpOnly yet.",
-         "However the cookie is not httpOnly yet."),
+        (
+            "Added login. It works. However the cookie is not httpOnly yet.",
+            "However the cookie is not httpOnly yet.",
+        ),
     ],
 )
 def test_gotcha_sentence_by_trade_off_markers(text: str, gotcha: str | None) -> None:
@@ -108,7 +114,9 @@ def test_gotcha_sentence_by_trade_off_markers(text: str, gotcha: str | None) -> 
 def test_sentences_and_shorten() -> None:
     """Sentence split keeps abbreviations and file names; shorten cuts on a word boundary."""
     assert sentences("Edited auth.py, e.g. login. Then tests.\n- bullet") == [
-        "Edited auth.py, e.g. login.", "Then tests.", "bullet",
+        "Edited auth.py, e.g. login.",
+        "Then tests.",
+        "bullet",
     ]
     cut = shorten("Added JWT auth endpoint with refresh token rotation", 30)
     assert cut == "Added JWT auth endpoint with…"

@@ -80,7 +80,7 @@ def test_scrubber_placeholders_do_not_score() -> None:
 
 
 def test_multi_word_concepts_need_their_phrase() -> None:
-    """"new table" needs a creating verb near "table"; the word table alone is not enough."""
+    """ "new table" needs a creating verb near "table"; the word table alone is not enough."""
     assert "new table" in names("Created the sessions table")
     assert "new table" not in names("Fixed the table of contents")
     assert "foreign key" not in names("a foreign keyboard layout")

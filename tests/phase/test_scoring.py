@@ -36,7 +36,11 @@ def test_seed_example_scores_074_high() -> None:
     result = score_entry(SubtaskSummary.model_validate(SEED_EXAMPLE))
     assert (result.score, result.priority) == (0.74, "HIGH")
     assert result.dimensions.as_dict() == {
-        "impact": 1.0, "risk": 1.0, "novelty": 0.5, "blockers": 0.0, "downstream": 0.9,
+        "impact": 1.0,
+        "risk": 1.0,
+        "novelty": 0.5,
+        "blockers": 0.0,
+        "downstream": 0.9,
     }
 
 
@@ -56,9 +60,18 @@ def test_seed_example_is_not_071_because_auth_sets_impact_to_1() -> None:
 @pytest.mark.parametrize(
     ("raw", "band"),
     [
-        ("0.745", "CRITICAL"), ("0.75", "CRITICAL"), ("0.7449", "HIGH"), ("0.74", "HIGH"),
-        ("0.495", "HIGH"), ("0.5", "HIGH"), ("0.4949", "MEDIUM"),
-        ("0.245", "MEDIUM"), ("0.25", "MEDIUM"), ("0.2449", "LOW"), ("0", "LOW"), ("1", "CRITICAL"),
+        ("0.745", "CRITICAL"),
+        ("0.75", "CRITICAL"),
+        ("0.7449", "HIGH"),
+        ("0.74", "HIGH"),
+        ("0.495", "HIGH"),
+        ("0.5", "HIGH"),
+        ("0.4949", "MEDIUM"),
+        ("0.245", "MEDIUM"),
+        ("0.25", "MEDIUM"),
+        ("0.2449", "LOW"),
+        ("0", "LOW"),
+        ("1", "CRITICAL"),
     ],
 )
 def test_band_boundaries_after_half_up_rounding(raw: str, band: str) -> None:
@@ -78,8 +91,11 @@ def test_round_score_is_half_up_not_bankers() -> None:
     ("fields", "score", "priority"),
     [
         # foreign key .8/.9/.5 + was blocked .6 + hermes->aphrodite .9 = raw 0.745
-        ({"summary": "Added foreign key; was blocked by review", "from": "hermes", "to": "aphrodite"},
-         0.75, "CRITICAL"),
+        (
+            {"summary": "Added foreign key; was blocked by review", "from": "hermes", "to": "aphrodite"},
+            0.75,
+            "CRITICAL",
+        ),
         # schema 1/1/.6 + hermes->demeter .8 = 0.75 exactly
         ({"summary": "Changed the schema", "from": "hermes", "to": "demeter"}, 0.75, "CRITICAL"),
         # constraint .6/.7/.3 + hermes->demeter .8 = raw 0.495
@@ -87,11 +103,17 @@ def test_round_score_is_half_up_not_bankers() -> None:
         # token .7/.8/.3 + hermes->mnemosyne .3 = 0.50 exactly
         ({"summary": "Token expiry fixed", "from": "hermes", "to": "mnemosyne"}, 0.5, "HIGH"),
         # CSS .2/.1/.2 + was blocked .6 + hermes->mnemosyne .3 = raw 0.245
-        ({"summary": "Fixed CSS, was blocked by design", "from": "hermes", "to": "mnemosyne"},
-         0.25, "MEDIUM"),
+        (
+            {"summary": "Fixed CSS, was blocked by design", "from": "hermes", "to": "mnemosyne"},
+            0.25,
+            "MEDIUM",
+        ),
         # typo 0/0/0 + unblocks 1.0 + hermes->hermes 1.0 = 0.25 exactly
-        ({"summary": "Fixed a typo", "unblocks": "phase 3", "from": "hermes", "to": "hermes"},
-         0.25, "MEDIUM"),
+        (
+            {"summary": "Fixed a typo", "unblocks": "phase 3", "from": "hermes", "to": "hermes"},
+            0.25,
+            "MEDIUM",
+        ),
         # typo + unknown downstream .5 = 0.05
         ({"summary": "Fixed a typo"}, 0.05, "LOW"),
     ],
