@@ -35,6 +35,7 @@ __all__ = [
     "BINARY",
     "COORD",
     "FRAME",
+    "HEADER",
     "PASS",
     "PLAIN",
     "SOFT",
@@ -44,7 +45,7 @@ __all__ = [
     "find_timestamp",
 ]
 
-PLAIN, COORD, SOFT, PASS, FRAME, BINARY = 0, 1, 2, 3, 4, 5
+PLAIN, COORD, SOFT, PASS, FRAME, BINARY, HEADER = 0, 1, 2, 3, 4, 5, 6
 
 _HEADER_WINDOW = 170
 

@@ -114,8 +114,6 @@ class Engine:
 
     def _sample(self, n: int, raw: bytes) -> None:
         sampler = self.sampler
-        if _BARE_PATH.match(decode_line(raw[:512])):
-            self._bare_path = (n, raw)
         sampler.kept.append((n, raw[:4096]))
         if len(sampler.kept) > sampler.cap:
             sampler.kept = sampler.kept[::2]
@@ -128,7 +126,7 @@ class Engine:
         else:
             lc = co.classify_template(text)
             if lc.cls == co.PLAIN and _BARE_PATH.match(text):
-                lc = co.LineClass(co.PLAIN, "bare_path")
+                lc = co.LineClass(co.HEADER, "bare_path")
         rec: list[object] = [1, n, n, lc.cls, lc, raw[:4096]]
         self.templates[template] = rec
         return rec
@@ -157,8 +155,13 @@ class Engine:
             return
         if cls == co.PLAIN:
             self.sampler.seen += 1
-            if lc.kind == "bare_path":
-                self._bare_path = (n, raw)
+            return
+        if cls == co.HEADER:
+            # A bare file path (eslint's per-file heading): remembered, kept if an error follows.
+            self._bare_path = (n, raw)
+            self.sampler.seen += 1
+            if self.sampler.seen % self.sampler.every == 1:
+                self._sample(n, raw)
             return
         if cls == co.PASS:
             self.passed += 1
@@ -262,7 +265,7 @@ class Engine:
         # coordinate is lost, only the pattern text of one-off ordinary lines.
         keep: dict[bytes, list[object]] = {}
         for template, rec in self.templates.items():
-            if rec[0] == 1 and rec[3] in (co.PLAIN, co.PASS, co.BINARY):
+            if rec[0] == 1 and rec[3] in (co.PLAIN, co.PASS, co.BINARY, co.HEADER):
                 self.pruned_lines += 1
             else:
                 keep[template] = rec

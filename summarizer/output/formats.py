@@ -105,11 +105,11 @@ _FAMILY_KEYS = {
 def special_kind(template: str, low: str | None = None) -> str | None:
     """``summary`` for count lines, ``failing_test`` for failing-test headers, else ``None``."""
     low = template.lower() if low is None else low
+    if any(k in low for k in _SUMMARY_KEYS) and _SUMMARY.search(template):
+        return "summary"
     if ("fail" in low or "error" in low or "not ok" in low or "●" in low or "✗" in low or "✘" in low
             or "×" in low or "✖" in low or "❌" in low or "_ " in low) and _FAILING.search(template):
         return "failing_test"
-    if any(k in low for k in _SUMMARY_KEYS) and _SUMMARY.search(template):
-        return "summary"
     return None
 
 

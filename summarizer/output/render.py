@@ -110,6 +110,12 @@ def _body_line(coord: Coordinate, entry_note: str, seen: _Messages) -> str:
     return f"{coord.line}: {shown}{entry_note}"
 
 
+def _failing_tests(coords: list[Coordinate]) -> list[str]:
+    names = list(dict.fromkeys(n for c in coords if c.kind == "failing_test" if (n := failing_test_name(c.text))))
+    # pytest names a failure twice (section header "test_x", summary "path::test_x"): keep the full id.
+    return [n for n in names if not any(m != n and m.endswith("::" + n) for m in names)]
+
+
 def render(engine: Engine, *, store_id: str, classification: Classification, original_tokens: int,
            exact: bool, total_bytes: int, target: int, options: OutputOptions) -> OutputResult:
     """Build the compressed rendering and its envelope."""
@@ -118,13 +124,13 @@ def render(engine: Engine, *, store_id: str, classification: Classification, ori
     entries = {e.line: e for e in engine.coords.values()}
     patterns_all = merge_templates([
         (decode_line(t[:2000]), int(r[0]), int(r[1]), int(r[2]), r[5])  # type: ignore[call-overload]
-        for t, r in engine.templates.items() if r[3] in (co.PLAIN, co.SOFT)
+        for t, r in engine.templates.items() if r[3] in (co.PLAIN, co.SOFT, co.HEADER)
     ])
     soft_keys = {decode_line(t[:2000]) for t, r in engine.templates.items() if r[3] == co.SOFT}
     from summarizer.output.patterns import normalise
 
     soft_norm = {normalise(k) for k in soft_keys}
-    failing = list(dict.fromkeys(n for c in coords if c.kind == "failing_test" if (n := failing_test_name(c.text))))
+    failing = _failing_tests(coords)
     first_error = next((c for c in coords if c.kind in _ERROR_KINDS and c.location), None) or next(
         (c for c in coords if c.kind in _ERROR_KINDS), None)
 
@@ -249,8 +255,7 @@ def passthrough_result(store: OriginalStore, restore_id: str, engine: Engine, cl
         compressed_tokens=original_tokens if not found else count_tokens(text), reduction=0.0,
         lines=engine.line_no, bytes=total_bytes, target_tokens=None, passthrough=True,
         exit_code=options.exit_code, passed_tests=engine.passed,
-        failing_tests=tuple(dict.fromkeys(n for c in coords if c.kind == "failing_test"
-                                          if (n := failing_test_name(c.text)))),
+        failing_tests=tuple(_failing_tests(coords)),
         coordinates=tuple(coords), omitted_frames=engine.omitted_frames, binary_lines=engine.binary_lines,
         redactions=len(found), restore_id=restore_id, restore_hint=restore_hint(restore_id, engine.line_no),
         text=text,
