@@ -14,12 +14,12 @@ Rules for carry-in (documented in docs/memory-bank.md):
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from summarizer.bank.entry import format_cost
 from summarizer.bank.markdown import BankFormatError, Section, render_table, table_rows
+from summarizer.budget import TOTAL_BUDGET, carryover, per_phase_budget
 
 __all__ = [
     "LEDGER_COLUMNS",
@@ -32,7 +32,6 @@ __all__ = [
     "render_ledger",
 ]
 
-TOTAL_BUDGET = 100
 LEDGER_COLUMNS = (
     "Feature",
     "Phase",
@@ -43,16 +42,6 @@ LEDGER_COLUMNS = (
     "Used",
     "Carryover",
 )
-
-
-def per_phase_budget(estimated_phases: int) -> int:
-    """max(5, floor(100 / estimated_phases))."""
-    return max(5, TOTAL_BUDGET // max(1, estimated_phases))
-
-
-def carryover(allocated: float, used: float) -> int:
-    """floor(0.2 x unused); nothing carries when the phase went over its budget."""
-    return math.floor(max(0.0, allocated - used) * 0.2 + 1e-9)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,16 +17,20 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from summarizer.bank.artifacts import decide
-from summarizer.bank.engine import allocate, render_lines
+from summarizer.bank.engine import allocate, render_bank_lines
 from summarizer.bank.entry import BankEntry, content_hash
-from summarizer.bank.ledger import TOTAL_BUDGET, LedgerRow, open_phase
+from summarizer.bank.ledger import LedgerRow, open_phase
 from summarizer.bank.progress_log import LogSection, section_heading
 from summarizer.bank.report import GateReport, PhaseBudget
 from summarizer.bank.xref_rules import add_entry_xrefs
+from summarizer.budget import TOTAL_BUDGET, escalation_message
 from summarizer.errors import EscalationRequired, InputError
-from summarizer.facts import sentences, shorten
+from summarizer.facts import shorten
+from summarizer.models import SubtaskSummary
+from summarizer.phase import scrub_entry
 from summarizer.scoring import Score, score_entry
 from summarizer.scrub import scrub
+from summarizer.templates import first_sentence
 
 if TYPE_CHECKING:
     from summarizer.bank.gate import GateRequest
@@ -40,26 +44,21 @@ _RANK = {"CRITICAL": 3, "HIGH": 2, "MEDIUM": 1, "LOW": 0}
 
 @dataclass(frozen=True, slots=True)
 class Prepared:
-    """One entry after preflight: key, hash, score and the scrubbed texts it may promote."""
+    """One entry after preflight: key, content hash, score and the scrubbed entry it may promote."""
 
     index: int
     phase: str
     date: str
-    agent: str
     digest: str
     score: Score
-    summary: str  # scrubbed
+    clean: SubtaskSummary  # every free-text field and path scrubbed (Layer 2)
     title: str
-    files: tuple[str, ...]
-    to_agents: tuple[str, ...]
-    status: str
-    tests: str | None
-    coverage: str | None
-    verdict: str | None
-    critical_issues: int | None
-    blockers: str | None
-    unblocks: str | None
     redactions: int
+
+    @property
+    def agent(self) -> str:
+        """The producing agent."""
+        return self.clean.agent
 
     @property
     def key(self) -> tuple[str, str, str]:
@@ -67,15 +66,12 @@ class Prepared:
         return (self.date, self.phase, self.agent)
 
 
-def _clean(value: str | None) -> tuple[str | None, int]:
-    if value is None:
-        return None, 0
-    text, found = scrub(value)
-    return " ".join(text.split()), len(found)
-
-
 def prepare_entries(request: GateRequest) -> tuple[list[Prepared], list[str]]:
-    """Preflight, score, key and scrub every entry; returns the compressible ones and the flags."""
+    """Preflight, score, key and scrub every entry; returns the compressible ones and the flags.
+
+    The hash is taken over the raw summary (SPEC.md: before masking); scoring and rendering see
+    the scrubbed entry, as ``summarizer score`` and ``compress`` do.
+    """
     out: list[Prepared] = []
     flags: list[str] = []
     seen: dict[tuple[str, str, str], int] = {}
@@ -84,9 +80,11 @@ def prepare_entries(request: GateRequest) -> tuple[list[Prepared], list[str]]:
         if not _PHASE_RE.match(phase):
             raise InputError(f"entry {number}: phase {phase!r} must be letters, digits, '.' or '_' (like 2a)")
         date = entry.date or request.date
-        score = score_entry(entry)
-        if not score.compress:
+        clean, redactions = scrub_entry(entry)
+        score = score_entry(clean)
+        if not score.compress or score.warning:
             flags.append(f"entry {number} ({entry.agent}, phase {phase}): " + "; ".join(score.flags))
+        if not score.compress:
             continue
         key = (date, phase, entry.agent)
         if key in seen:
@@ -95,38 +93,12 @@ def prepare_entries(request: GateRequest) -> tuple[list[Prepared], list[str]]:
                 f"{seen[key]}; merge them into one summary"
             )
         seen[key] = number
-        if score.warning:
-            flags.append(f"entry {number} ({entry.agent}, phase {phase}): " + "; ".join(score.flags))
-        summary, n_summary = _clean(entry.summary)
-        title, n_title = _clean(entry.title)
-        tests, n_tests = _clean(entry.tests)
-        coverage, n_cov = _clean(entry.coverage)
-        blockers, n_block = _clean(entry.blockers)
-        unblocks, n_unblock = _clean(entry.unblocks)
-        files = tuple(scrub(f)[0] for f in entry.files_changed)
-        assert summary is not None
-        out.append(
-            Prepared(
-                index=number,
-                phase=phase,
-                date=date,
-                agent=entry.agent,
-                digest=content_hash(date, phase, entry.agent, entry.summary),
-                score=score,
-                summary=summary,
-                title=title or shorten((sentences(summary) or [summary])[0], 60),
-                files=files,
-                to_agents=score.to_agents,
-                status=entry.status,
-                tests=tests,
-                coverage=coverage,
-                verdict=entry.verdict,
-                critical_issues=entry.critical_issues,
-                blockers=blockers,
-                unblocks=unblocks,
-                redactions=n_summary + n_title + n_tests + n_cov + n_block + n_unblock,
-            )
-        )
+        out.append(Prepared(
+            index=number, phase=phase, date=date, score=score, clean=clean,
+            digest=content_hash(date, phase, entry.agent, entry.summary),
+            title=clean.title or shorten(first_sentence(clean.summary), 60),
+            redactions=len(redactions),
+        ))  # fmt: skip
     return out, flags
 
 
@@ -181,27 +153,13 @@ class PlanContext:
 
 
 def _entry(p: Prepared, feature: str, cost: float, expanded: bool) -> BankEntry:
-    band = p.score.priority
-    lines = render_lines(p.agent, band, expanded, p.summary, p.files, p.to_agents)
+    band, clean = p.score.priority, p.clean
     return BankEntry(
-        date=p.date,
-        phase=p.phase,
-        agent=p.agent,
-        digest=p.digest,
-        band=band,
-        score=p.score.score,
-        cost=cost,
-        lines=lines,
-        feature=feature,
-        status=p.status,
-        to_agents=p.to_agents,
-        files=p.files,
-        tests=p.tests,
-        coverage=p.coverage,
-        verdict=p.verdict,
-        critical_issues=p.critical_issues,
-        title=p.title,
-    )
+        date=p.date, phase=p.phase, agent=p.agent, digest=p.digest, band=band, score=p.score.score,
+        cost=cost, lines=render_bank_lines(clean, band, expanded), feature=feature, status=clean.status,
+        to_agents=p.score.to_agents, files=clean.files_changed, tests=clean.tests, coverage=clean.coverage,
+        verdict=clean.verdict, critical_issues=clean.critical_issues, title=p.title,
+    )  # fmt: skip
 
 
 def _log_body(entry: BankEntry) -> list[str]:
@@ -220,11 +178,7 @@ def _escalate_or_flag(ctx: PlanContext, phase: str, group_entries: list[BankEntr
     critical = [e for e in group_entries if e.band == "CRITICAL"]
     critical_lines = sum(e.cost for e in critical)
     if critical_lines > TOTAL_BUDGET:
-        raise EscalationRequired(
-            f"Phase {phase}: CRITICAL entries require {critical_lines:g} lines but budget is {TOTAL_BUDGET}. "
-            "Options: (1) increase budget, (2) increase TOTAL_BUDGET permanently, (3) split phase. "
-            "Nothing was written."
-        )
+        raise EscalationRequired(f"Phase {phase}: {escalation_message(critical_lines)}")
     if len(critical) > 5:
         ctx.flags.append(f"Phase {phase} has {len(critical)} > 5 CRITICAL entries. Budget risk.")
     used = sum(e.cost for e in group_entries)

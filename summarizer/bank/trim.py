@@ -12,9 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from summarizer.bank.active_context import ActiveContext
-from summarizer.bank.engine import files_text
 from summarizer.bank.entry import BankEntry, format_cost
 from summarizer.bank.ledger import TOTAL_BUDGET
+from summarizer.templates import agent_label, files_text
 
 __all__ = ["TrimResult", "section_cost", "trim"]
 
@@ -58,9 +58,8 @@ def trim(ctx: ActiveContext, archive_name: str, cap: float = TOTAL_BUDGET) -> Tr
         if total <= cap:
             break
         archived.append((entry, "cut to filename-only"))
-        cuts[entry.key] = replace(
-            entry, cost=0.5, trimmed=True, lines=(f"[{entry.agent}] — {files_text(entry.files)}",)
-        )
+        line = f"[{agent_label(entry.agent)}] — {files_text(entry.files)}"
+        cuts[entry.key] = replace(entry, cost=0.5, trimmed=True, lines=(line,))
         total -= entry.cost - 0.5
     for group in ctx.groups:
         group.items = [

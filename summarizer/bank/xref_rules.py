@@ -47,13 +47,14 @@ def _location(files: Sequence[str], hints: Sequence[str], exts: Sequence[str] = 
 
 def add_entry_xrefs(index: XrefIndex, p: Prepared, entry: BankEntry) -> None:
     """Add (or find again) the cross-references of one stored entry."""
-    phase, agent = p.phase, p.agent
+    phase, agent, clean = p.phase, p.agent, p.clean
+    summary, files = clean.summary, clean.files_changed
     if entry.band == "CRITICAL":
-        facts = extract_facts(p.summary, p.files)
+        facts = extract_facts(summary, files)
         for endpoint in facts.endpoints:
-            index.add_entity("endpoint", endpoint, _location(p.files, _API_HINTS), phase, agent)
-        if _SCHEMA_CHANGE.search(p.summary):
-            where = _location(p.files, ("migration", "alembic", "versions", "schema", "models"))
+            index.add_entity("endpoint", endpoint, _location(files, _API_HINTS), phase, agent)
+        if _SCHEMA_CHANGE.search(summary):
+            where = _location(files, ("migration", "alembic", "versions", "schema", "models"))
             names = (
                 [f"{t} table" for t in facts.tables]
                 or [f"migration {m}" for m in facts.migrations]
@@ -65,22 +66,22 @@ def add_entry_xrefs(index: XrefIndex, p: Prepared, entry: BankEntry) -> None:
             index.add_entity(
                 "component",
                 component,
-                _location(p.files, ("component", "page", "widget"), _UI_EXT),
+                _location(files, ("component", "page", "widget"), _UI_EXT),
                 phase,
                 agent,
             )
     heading = section_heading(p.date, p.phase, p.agent)[4:]
-    if p.blockers and p.status == "complete":
+    if clean.blockers and clean.status == "complete":
         index.add_link(
             "unblocked",
-            shorten(f"{agent} P{phase} completed after: {p.blockers}", 120),
+            shorten(f"{agent} P{phase} completed after: {clean.blockers}", 120),
             f"02-progress-log.md ({heading})",
             phase,
         )
-    if p.unblocks:
+    if clean.unblocks:
         index.add_link(
             "unblocks",
-            shorten(f"{agent} P{phase} unblocked: {p.unblocks}", 120),
+            shorten(f"{agent} P{phase} unblocked: {clean.unblocks}", 120),
             f"02-progress-log.md ({heading})",
             phase,
         )

@@ -12,12 +12,10 @@ printed but do not fail), 1 escalation or bank failure (nothing written), 2 bad 
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 from pathlib import Path
 
 import click
-from pydantic import ValidationError
 
 from summarizer.cli._common import emit_json, handle_errors, read_text
 from summarizer.errors import InputError
@@ -28,26 +26,10 @@ __all__ = ["gate", "parse_entries"]
 
 
 def parse_entries(text: str, *, source: str) -> tuple[SubtaskSummary, ...]:
-    """One ``subtask_summary`` JSON object per non-blank line; errors name the line."""
-    entries: list[SubtaskSummary] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                f"{source} line {number}: invalid JSON ({exc.msg} at column {exc.colno})"
-            ) from exc
-        if not isinstance(raw, dict):
-            raise InputError(f"{source} line {number}: expected a JSON object, got {type(raw).__name__}")
-        try:
-            entries.append(SubtaskSummary.model_validate(raw))
-        except (ValidationError, ValueError) as exc:
-            detail = exc.errors()[0] if isinstance(exc, ValidationError) else {"msg": str(exc), "loc": ()}
-            where = ".".join(str(part) for part in detail.get("loc", ())) or "entry"
-            raise InputError(f"{source} line {number}: {where}: {detail['msg']}") from exc
-    return tuple(entries)
+    """JSONL (one ``subtask_summary`` per line), a JSON array or one object; errors name the line."""
+    from summarizer.phase import entries_from_text
+
+    return tuple(entries_from_text(text, source))
 
 
 def _today() -> str:

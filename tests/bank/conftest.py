@@ -15,8 +15,8 @@ from summarizer.models import SubtaskSummary
 DATE = "2026-06-20"
 
 JWT = {
-    "summary": "Added JWT auth endpoint POST /api/auth/login with refresh token rotation; returns 401 on a bad "
-    "password. However refresh tokens are single-use.",
+    "summary": "Added JWT auth endpoint POST /api/auth/login with refresh token rotation; "
+    "returns 401 on a bad password. However refresh tokens are single-use.",
     "files_changed": ["backend/routers/auth.py", "backend/services/auth_service.py"],
     "from_agent": "hermes",
     "to_agent": "aphrodite",

@@ -22,8 +22,12 @@ def _tmp(bank: Path, name: str, text: str) -> Path:
 def test_impl_and_approved_review_are_archived_and_deleted(gate: Gate, bank: Path) -> None:
     """C2/C3: an Impl line in the agent's section, a **Review:** line, a Decision Links row; then deleted."""
     impl = _tmp(bank, "IMPL-phase1-hermes.md", "# IMPL\nraw stdout that must not be promoted\n")
-    review = _tmp(bank, "REVIEW-phase1.md", "# Review\nVerdict: APPROVED\nCritical issues: 0\nCoverage: 87%\n"
-                  "## Decision\nUse refresh token rotation instead of opaque tokens, see _notes/ADR-auth.md\n")
+    review = _tmp(
+        bank,
+        "REVIEW-phase1.md",
+        "# Review\nVerdict: APPROVED\nCritical issues: 0\nCoverage: 87%\n"
+        "## Decision\nUse refresh token rotation instead of opaque tokens, see _notes/ADR-auth.md\n",
+    )
     report = gate("1", [JWT])
     assert not impl.exists() and not review.exists()
     assert report.deleted == (".tmp/IMPL-phase1-hermes.md", ".tmp/REVIEW-phase1.md")
@@ -32,7 +36,10 @@ def test_impl_and_approved_review_are_archived_and_deleted(gate: Gate, bank: Pat
     assert "**Review:** APPROVED — REVIEW-phase1.md (critical issues: 0, coverage: 87%)" in log
     assert "raw stdout" not in log
     index = (bank / "_xref/index.md").read_text()
-    assert "| D0001 | ADR | Use refresh token rotation instead of opaque tokens, see _notes/ADR-auth.md |" in index
+    assert (
+        "| D0001 | ADR | Use refresh token rotation instead of opaque tokens, see _notes/ADR-auth.md |"
+        in index
+    )
 
 
 def test_review_lines_are_not_repeated_on_rerun(gate: Gate, bank: Path) -> None:
@@ -85,7 +92,7 @@ def test_plan_is_archived_only_at_the_final_phase(gate: Gate, bank: Path) -> Non
 
 
 def test_zz_files_survive_gates_and_go_at_sprint_close(gate: Gate, bank: Path, tmp_path: Path) -> None:
-    """Gates never delete ZZ files; sprint close removes them, archives xref and learnings, flags leftovers."""
+    """Gates never delete ZZ files; sprint close removes them, archives xref + learnings, flags leftovers."""
     learnings = tmp_path / "learnings"
     (learnings / "auth").mkdir(parents=True)
     (learnings / "auth" / "learnings.md").write_text("- Rotate refresh tokens on every use\n")
@@ -109,12 +116,16 @@ def test_injection_block_has_learnings_and_zz(gate: Gate, bank: Path, tmp_path: 
     learnings = tmp_path / "learnings"
     gate("1", [JWT], feature="auth")
     block = injection_block(bank, "1", feature="auth", learnings=learnings)
-    assert block.startswith("## Previous Wave Learnings\n(none recorded)\n\n## Compressed Context (Phase 1 → Phase 2)\n")
-    assert "# Phase 1 → Phase 2 Context" in block and block.endswith("Apply these learnings and context to your "
-                                                                      "implementation.\n")
+    assert block.startswith(
+        "## Previous Wave Learnings\n(none recorded)\n\n## Compressed Context (Phase 1 → Phase 2)\n"
+    )
+    assert "# Phase 1 → Phase 2 Context" in block and block.endswith(
+        "Apply these learnings and context to your implementation.\n"
+    )
     (learnings / "auth").mkdir(parents=True)
     (learnings / "auth" / "learnings.md").write_text("Use httpOnly cookies.\n")
-    assert "## Previous Wave Learnings\nUse httpOnly cookies.\n" in injection_block(bank, "1", feature="auth",
-                                                                                   learnings=learnings)
+    assert "## Previous Wave Learnings\nUse httpOnly cookies.\n" in injection_block(
+        bank, "1", feature="auth", learnings=learnings
+    )
     with pytest.raises(NotFound, match="no ZZ artifact for phase '7'"):
         injection_block(bank, "7")

@@ -32,9 +32,12 @@ def test_three_phase_feature_end_to_end_with_carryover(gate: Gate, bank: Path) -
     CRITICAL is never reduced, the overrun is flagged and nothing carries."""
     r1 = gate("1", [_critical("demeter"), MEDIUM], feature="auth")
     r2 = gate("2", [_critical("hermes"), _high("aphrodite"), TYPO], feature="auth")
-    r3 = gate("3", [*(_critical(a) for a in ("c1", "c2", "c3", "c4")), _high("h1"), _high("h2")], feature="auth")
-    figures = [(b.per_phase, b.carry_in, b.allocated, b.used, b.carryover)
-               for r in (r1, r2, r3) for b in r.budgets]
+    r3 = gate(
+        "3", [*(_critical(a) for a in ("c1", "c2", "c3", "c4")), _high("h1"), _high("h2")], feature="auth"
+    )
+    figures = [
+        (b.per_phase, b.carry_in, b.allocated, b.used, b.carryover) for r in (r1, r2, r3) for b in r.budgets
+    ]
     assert figures == [(12, 0, 12, 4.0, 1), (12, 1, 13, 5.5, 1), (12, 1, 13, 14.0, 0)]
     assert any("uses 14 budget-lines of its 13" in f for f in r3.flags)
     ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
@@ -72,7 +75,8 @@ def test_c7_trim_archives_first_then_removes_low_and_cuts_medium(gate: Gate, ban
     archive = bank / "_notes/archive/2026-06-compressed-entries.md"
     assert report.trim is not None
     assert report.trim.startswith(
-        "C7 trim: removed 20 low-priority entries, archived to _notes/archive/2026-06-compressed-entries.md")
+        "C7 trim: removed 20 low-priority entries, archived to _notes/archive/2026-06-compressed-entries.md"
+    )
     ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
     assert sum(e.cost for e in ctx.entries()) == 100
     assert sum(e.band == "LOW" for e in ctx.entries()) == 80
@@ -89,7 +93,9 @@ def test_c7_cuts_medium_when_low_is_not_enough_and_never_touches_high(gate: Gate
     gate("1", [{**MEDIUM, "from_agent": f"m{i}"} for i in range(120)], estimated_phases=1)
     ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
     cut = [e for e in ctx.entries() if e.trimmed]
-    assert len(cut) == 40 and all(e.cost == 0.5 and e.lines == ("[%s] — a.py" % e.agent,) for e in cut)
+    assert len(cut) == 40 and all(
+        e.cost == 0.5 and e.lines == (f"[{e.agent.capitalize()}] — a.py",) for e in cut
+    )
     assert sum(e.cost for e in ctx.entries()) == 100
     archived = (bank / "_notes/archive/2026-06-compressed-entries.md").read_text()
     assert archived.count("**MEDIUM 0.38**") == 40 and "cut to filename-only" in archived

@@ -40,8 +40,14 @@ def test_a_hand_written_bank_loads_and_keeps_its_text(gate: Gate, bank: Path) ->
     (bank / "02-progress-log.md").write_text("# Log\n\n### 2026-06-20 — 1: hermes\nwritten by hand\n")
     gate("1", [JWT])
     text = (bank / "01-active-context.md").read_text()
-    for kept in ("## Current Focus\n\nShipping auth.", "- Phase 0: scaffolding done by hand", "| old | table |",
-                 "- Remember to archive the PLAN.", "## Notes\n\nKeep this.", "### Phase 1 — default"):
+    for kept in (
+        "## Current Focus\n\nShipping auth.",
+        "- Phase 0: scaffolding done by hand",
+        "| old | table |",
+        "- Remember to archive the PLAN.",
+        "## Notes\n\nKeep this.",
+        "### Phase 1 — default",
+    ):
         assert kept in text
     log = (bank / "02-progress-log.md").read_text()
     assert "written by hand" in log and "bank:h=" not in log  # a manual section is never rewritten
@@ -50,8 +56,10 @@ def test_a_hand_written_bank_loads_and_keeps_its_text(gate: Gate, bank: Path) ->
 def test_rendering_is_a_fixed_point(gate: Gate, bank: Path) -> None:
     """parse(render(x)) renders to the same bytes, for both markdown state files."""
     gate("1", [JWT])
-    for name, parse, render in (("01-active-context.md", parse_active_context, render_active_context),
-                                ("02-progress-log.md", parse_progress_log, render_progress_log)):
+    for name, parse, render in (
+        ("01-active-context.md", parse_active_context, render_active_context),
+        ("02-progress-log.md", parse_progress_log, render_progress_log),
+    ):
         text = (bank / name).read_text()
         assert render(parse(text, path=name)) == text  # type: ignore[operator]
 
@@ -59,15 +67,31 @@ def test_rendering_is_a_fixed_point(gate: Gate, bank: Path) -> None:
 @pytest.mark.parametrize(
     ("name", "text", "where"),
     [
-        ("01-active-context.md", "# A\n\n## Completed Phases\n\n### Phase 1 — f\n- x <!-- bank:{bad} -->\n",
-         "01-active-context.md:6: entry marker is not valid JSON"),
-        ("01-active-context.md", "# A\n\n## Budget Ledger\n\n| Feature | Phase |\n", "01-active-context.md:5: table header"),
+        (
+            "01-active-context.md",
+            "# A\n\n## Completed Phases\n\n### Phase 1 — f\n- x <!-- bank:{bad} -->\n",
+            "01-active-context.md:6: entry marker is not valid JSON",
+        ),
+        (
+            "01-active-context.md",
+            "# A\n\n## Budget Ledger\n\n| Feature | Phase |\n",
+            "01-active-context.md:5: table header",
+        ),
         ("01-active-context.md", "# A\n## Plans\n## Plans\n", "01-active-context.md:3: a second '## Plans'"),
-        ("02-progress-log.md", "# L\n### 2026-01-01 — 1: a\n### 2026-01-01 — 1: a\n", "02-progress-log.md:3: heading"),
+        (
+            "02-progress-log.md",
+            "# L\n### 2026-01-01 — 1: a\n### 2026-01-01 — 1: a\n",
+            "02-progress-log.md:3: heading",
+        ),
         ("_xref/_next_id.json", '{"E": 1,\n "E2": x}', "_next_id.json:2: invalid JSON"),
         ("_xref/_next_id.json", '{"E": 0}', "_next_id.json:1: counter 'E'"),
-        ("_xref/index.md", "# X\n\n## By Entity\n\n| Entity ID | Type | Name | Location | Phase | Agent |\n|---|---|---|---|---|---|\n"
-         "| E1 | endpoint | GET /a | a | P1 | h |\n", "index.md:7: reference ID 'E1'"),
+        (
+            "_xref/index.md",
+            "# X\n\n## By Entity\n\n| Entity ID | Type | Name | Location | Phase | Agent |\n"
+            "|---|---|---|---|---|---|\n"
+            "| E1 | endpoint | GET /a | a | P1 | h |\n",
+            "index.md:7: reference ID 'E1'",
+        ),
     ],
 )
 def test_a_malformed_bank_file_is_a_located_error_and_nothing_changes(
@@ -120,6 +144,9 @@ def test_a_held_lock_times_out_with_a_clear_error(tmp_path: Path) -> None:
 
     (tmp_path / ".tmp").mkdir()
     holder = FileLock(str(tmp_path / ".tmp" / "compress.lock"))
-    with holder, pytest.raises(StorageError, match=r"locked by another gate .*compress\.lock"), \
-            bank_lock(tmp_path, timeout_s=0.2):
+    with (
+        holder,
+        pytest.raises(StorageError, match=r"locked by another gate .*compress\.lock"),
+        bank_lock(tmp_path, timeout_s=0.2),
+    ):
         pass

@@ -16,14 +16,20 @@ from .conftest import DATE, JWT, TABLE, TYPO, Gate, snapshot
 def test_confirmation_line_counts_bands_and_cross_refs(gate: Gate) -> None:
     """The seed's line: N compressed, M CRITICAL, P HIGH, K cross-refs (the table is M0001)."""
     report = gate("1", [TABLE, JWT, TYPO])
-    assert report.confirmation() == "Compression complete: 3 entries compressed (1 CRITICAL, 1 HIGH), 1 cross-refs added"
+    assert (
+        report.confirmation()
+        == "Compression complete: 3 entries compressed (1 CRITICAL, 1 HIGH), 1 cross-refs added"
+    )
 
 
 def test_all_bank_files_are_written(gate: Gate, bank: Path) -> None:
     """A first gate creates the active context, the log, the index, the counters and the ZZ file."""
     gate("1", [TABLE, JWT])
     assert set(snapshot(bank)) == {
-        "01-active-context.md", "02-progress-log.md", "_xref/index.md", "_xref/_next_id.json",
+        "01-active-context.md",
+        "02-progress-log.md",
+        "_xref/index.md",
+        "_xref/_next_id.json",
         ".tmp/ZZ-phase1-context.md",
     }
     log = (bank / "02-progress-log.md").read_text()
@@ -44,7 +50,10 @@ def test_rerunning_the_same_gate_leaves_every_byte_identical(gate: Gate, bank: P
 def test_a_changed_summary_replaces_its_entry_in_place(gate: Gate, bank: Path) -> None:
     """Same (date, phase, agent), new hash: the entry is replaced where it was, never duplicated."""
     gate("1", [TABLE, JWT, TYPO])
-    changed = {**JWT, "summary": "Added JWT auth endpoint POST /api/auth/login; returns 403 on a locked account."}
+    changed = {
+        **JWT,
+        "summary": "Added JWT auth endpoint POST /api/auth/login; returns 403 on a locked account.",
+    }
     report = gate("1", [TABLE, changed, TYPO])
     assert (report.replaced, report.unchanged) == (1, 2)
     ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
@@ -67,8 +76,10 @@ def test_content_hash_is_sha256_of_canonical_json() -> None:
 
 def test_in_progress_blocked_escalated_are_flagged_not_written(gate: Gate, bank: Path) -> None:
     """The preflight never compresses in_progress / blocked / escalated entries; it flags them."""
-    entries = [{**TYPO, "from_agent": a, "status": s} for a, s in
-               (("hermes", "in_progress"), ("demeter", "blocked"), ("aphrodite", "escalated"))]
+    entries = [
+        {**TYPO, "from_agent": a, "status": s}
+        for a, s in (("hermes", "in_progress"), ("demeter", "blocked"), ("aphrodite", "escalated"))
+    ]
     report = gate("1", [JWT, *entries])
     assert report.compressed == 1 and report.skipped == 3
     assert len([f for f in report.flags if "not compressed" in f]) == 3
@@ -89,8 +100,10 @@ def test_critical_lines_over_100_escalate_and_write_nothing(gate: Gate, bank: Pa
     """34 CRITICAL entries need 102 lines: escalation with the seed's three options; no file changes."""
     gate("0", [TYPO])
     before = snapshot(bank)
-    many = [{**TABLE, "from_agent": f"agent{i}", "summary": f"Created table_{i} via migration {TABLE['summary']}"}
-            for i in range(34)]
+    many = [
+        {**TABLE, "from_agent": f"agent{i}", "summary": f"Created table_{i} via migration {TABLE['summary']}"}
+        for i in range(34)
+    ]
     with pytest.raises(EscalationRequired, match=r"require 102 lines but budget is 100.*split phase"):
         gate("1", many)
     assert snapshot(bank) == before

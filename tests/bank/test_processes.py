@@ -22,17 +22,41 @@ pytestmark = pytest.mark.slow
 _CLI = "import sys; from summarizer.cli import main; sys.exit(main())"
 
 
-def _gate(bank: Path, phase: str, entries: Path, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-    args = [sys.executable, "-c", _CLI, "gate", "--phase", phase, "--bank", str(bank), "--date", DATE,
-            "--estimated-phases", "8", str(entries)]
-    return subprocess.Popen(args, env={**os.environ, **(env or {})}, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE)
+def _gate(
+    bank: Path, phase: str, entries: Path, env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    args = [
+        sys.executable,
+        "-c",
+        _CLI,
+        "gate",
+        "--phase",
+        phase,
+        "--bank",
+        str(bank),
+        "--date",
+        DATE,
+        "--estimated-phases",
+        "8",
+        str(entries),
+    ]
+    return subprocess.Popen(
+        args, env={**os.environ, **(env or {})}, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
 
 
 def _batch(i: int) -> list[dict[str, Any]]:
-    shared = {"summary": f"Schema migration: added POST /api/shared and POST /api/p{i}", "from_agent": "hermes",
-              "to_agent": "aphrodite", "files_changed": [f"api/p{i}.py"]}
-    return [shared, {**TYPO, "summary": f"Fixed typo {i}"}, {**JWT, "from_agent": "aphrodite", "to_agent": "hermes"}]
+    shared = {
+        "summary": f"Schema migration: added POST /api/shared and POST /api/p{i}",
+        "from_agent": "hermes",
+        "to_agent": "aphrodite",
+        "files_changed": [f"api/p{i}.py"],
+    }
+    return [
+        shared,
+        {**TYPO, "summary": f"Fixed typo {i}"},
+        {**JWT, "from_agent": "aphrodite", "to_agent": "hermes"},
+    ]
 
 
 def test_eight_concurrent_gates_lose_and_duplicate_nothing(tmp_path: Path) -> None:

@@ -15,14 +15,22 @@ from .conftest import TABLE, Gate, snapshot
 
 def _crit(summary: str, agent: str = "hermes", files: list[str] | None = None) -> dict[str, object]:
     # "schema migration" keywords make it CRITICAL whatever else it says
-    return {"summary": f"Schema migration: {summary}", "files_changed": files or ["backend/api/routes.py"],
-            "from_agent": agent, "to_agent": "aphrodite"}
+    return {
+        "summary": f"Schema migration: {summary}",
+        "files_changed": files or ["backend/api/routes.py"],
+        "from_agent": agent,
+        "to_agent": "aphrodite",
+    }
 
 
 def _index(bank: Path):  # type: ignore[no-untyped-def]
     ids = bank / "_xref/_next_id.json"
-    return parse_xref((bank / "_xref/index.md").read_text(), ids.read_text() if ids.exists() else None,
-                      path="i", ids_path="n")
+    return parse_xref(
+        (bank / "_xref/index.md").read_text(),
+        ids.read_text() if ids.exists() else None,
+        path="i",
+        ids_path="n",
+    )
 
 
 def test_endpoints_need_a_method_and_path_or_an_api_path(gate: Gate, bank: Path) -> None:
@@ -34,8 +42,17 @@ def test_endpoints_need_a_method_and_path_or_an_api_path(gate: Gate, bank: Path)
 
 def test_only_critical_entries_create_entities(gate: Gate, bank: Path) -> None:
     """A HIGH entry naming an endpoint adds no entity (seed §7: CRITICAL entry mentions ...)."""
-    report = gate("1", [{"summary": "Added endpoint GET /api/items", "files_changed": ["a.py"],
-                         "from_agent": "hermes", "to_agent": "aphrodite"}])
+    report = gate(
+        "1",
+        [
+            {
+                "summary": "Added endpoint GET /api/items",
+                "files_changed": ["a.py"],
+                "from_agent": "hermes",
+                "to_agent": "aphrodite",
+            }
+        ],
+    )
     assert report.critical == 0 and _index(bank).entities == []
 
 
@@ -67,17 +84,28 @@ def test_id_reuse_for_a_different_entity_is_an_error(gate: Gate, bank: Path) -> 
 
 def test_duplicate_ids_in_the_index_are_a_located_error(tmp_path: Path) -> None:
     """Two rows sharing an ID for different entities: the error names the file and line."""
-    text = ("# Cross-Reference Index\n\n## By Entity\n\n| Entity ID | Type | Name | Location | Phase | Agent |\n"
-            "|---|---|---|---|---|---|\n| E0001 | endpoint | GET /a | a.py | P1 | hermes |\n"
-            "| E0001 | endpoint | GET /b | b.py | P1 | hermes |\n")
+    text = (
+        "# Cross-Reference Index\n\n## By Entity\n\n| Entity ID | Type | Name | Location | Phase | Agent |\n"
+        "|---|---|---|---|---|---|\n| E0001 | endpoint | GET /a | a.py | P1 | hermes |\n"
+        "| E0001 | endpoint | GET /b | b.py | P1 | hermes |\n"
+    )
     with pytest.raises(StorageError, match=r"^idx\.md:8: ID E0001 is already used on line 7"):
         parse_xref(text, None, path="idx.md", ids_path="n")
 
 
 def test_blocked_then_complete_links_in_decision_links(gate: Gate, bank: Path) -> None:
     """An entry that was blocked and now completes adds an 'unblocked' link with a D id."""
-    gate("1", [{"summary": "Wired the login form", "files_changed": ["web/login.tsx"], "from_agent": "aphrodite",
-                "blockers": "waiting on POST /auth/login"}])
+    gate(
+        "1",
+        [
+            {
+                "summary": "Wired the login form",
+                "files_changed": ["web/login.tsx"],
+                "from_agent": "aphrodite",
+                "blockers": "waiting on POST /auth/login",
+            }
+        ],
+    )
     links = _index(bank).links
     assert [(link.ref, link.type) for link in links] == [("D0001", "unblocked")]
     assert "waiting on POST /auth/login" in links[0].summary
@@ -85,8 +113,16 @@ def test_blocked_then_complete_links_in_decision_links(gate: Gate, bank: Path) -
 
 def test_by_feature_row_accumulates_phases_agents_and_top_priority(gate: Gate, bank: Path) -> None:
     """By Feature: phases and agents accumulate; the highest band seen wins."""
-    gate("1", [{"summary": "Fixed typo", "files_changed": ["r.md"], "from_agent": "hermes"}], feature="auth-jwt")
+    gate(
+        "1",
+        [{"summary": "Fixed typo", "files_changed": ["r.md"], "from_agent": "hermes"}],
+        feature="auth-jwt",
+    )
     gate("2", [TABLE], feature="auth-jwt")
     row = _index(bank).features[0]
-    assert (row.feature, row.phases, row.agents, row.priority) == ("auth-jwt", ("1", "2"), ("hermes", "demeter"),
-                                                                   "CRITICAL")
+    assert (row.feature, row.phases, row.agents, row.priority) == (
+        "auth-jwt",
+        ("1", "2"),
+        ("hermes", "demeter"),
+        "CRITICAL",
+    )
