@@ -17,6 +17,7 @@ from summarizer.bank.entry import BankEntry, format_cost
 from summarizer.bank.ledger import LedgerRow
 from summarizer.bank.markdown import render_table
 from summarizer.bank.xref import EntityRow
+from summarizer.templates import agent_label
 
 __all__ = ["MaskFn", "next_phase_label", "render_zz", "zz_name"]
 
@@ -72,7 +73,7 @@ def _details(entry: BankEntry, kept: frozenset[str]) -> list[str]:
 def _expanded(entry: BankEntry, kept: frozenset[str]) -> list[str]:
     head = [
         f"**Entry:** {entry.title or entry.lines[0]}",
-        f"**Agent:** {entry.agent} | **Score:** {entry.score:.2f}",
+        f"**Agent:** {agent_label(entry.agent)} | **Score:** {entry.score:.2f}",
     ]
     if "date" in kept:
         head[1] += f" | **Date:** {entry.date}"
@@ -90,7 +91,7 @@ def _standard_row(entry: BankEntry, kept: frozenset[str]) -> list[str]:
     flag = " ⚠️" if entry.status == "partial" else ""
     return [
         entry.date if "date" in kept else "",
-        entry.agent,
+        agent_label(entry.agent),
         f"{entry.band}: {summary}" if summary else entry.band,
         (entry.status + flag) if "status" in kept else "",
     ]
