@@ -121,7 +121,7 @@ def _engram_tool(spec: ToolSpec, memory: Memory) -> Tool:
                 args[key] = scrub(args[key])[0]
         try:
             backend = memory.get()
-        except SummarizerError as exc:
+        except Exception as exc:  # StorageError, or anything else that stops the store opening
             return _result(f"engram unavailable: {exc}", error=True)
         try:
             text, is_error = handler(backend, **args)
