@@ -38,33 +38,52 @@ def _run(case: Case, store: OriginalStore, options: OutputOptions) -> dict[str, 
     elapsed = time.perf_counter() - started
     if result.passthrough:
         identical = b"".join(store.iter_bytes(result.restore_id)) == data and result.text == data.decode(
-            "utf-8", "replace")
+            "utf-8", "replace"
+        )
     else:
         identical = False
     must = recall(case.must, result.text)
     should = recall(case.should, result.text)
     lines = data.count(b"\n") + (0 if data.endswith(b"\n") else 1)
     must_lines = {item.label.split(":", 1)[0] for item in case.must if item.label.startswith("line ")}
-    dense = (len(must_lines) / max(lines, 1) > DENSE) if must_lines else len(case.must) / max(lines, 1) > DENSE
-    return {"case": case.name, "in": result.original_tokens, "out": result.compressed_tokens,
-            "reduction": result.reduction, "must": must, "should": should, "time": elapsed,
-            "dense": dense, "passthrough": result.passthrough, "identical": identical,
-            "class": result.classification, "exact": result.original_tokens_exact,
-            "recount": count_tokens(data.decode("utf-8", "replace"))}
+    dense = (
+        (len(must_lines) / max(lines, 1) > DENSE) if must_lines else len(case.must) / max(lines, 1) > DENSE
+    )
+    return {
+        "case": case.name,
+        "in": result.original_tokens,
+        "out": result.compressed_tokens,
+        "reduction": result.reduction,
+        "must": must,
+        "should": should,
+        "time": elapsed,
+        "dense": dense,
+        "passthrough": result.passthrough,
+        "identical": identical,
+        "class": result.classification,
+        "exact": result.original_tokens_exact,
+        "recount": count_tokens(data.decode("utf-8", "replace")),
+    }
 
 
 def _table(rows: list[dict[str, object]], title: str) -> bool:
     print(f"\n## {title}\n")
-    print(f"| case | class | tokens in | tokens out | reduction | must | should | time | note |")
+    print("| case | class | tokens in | tokens out | reduction | must | should | time | note |")
     print("|---|---|---:|---:|---:|---:|---:|---:|---|")
     ok = True
     for r in rows:
         must, should = r["must"], r["should"]
-        note = "pass-through" + (" (byte-identical)" if r["identical"] else " (NOT identical)") if r["passthrough"] else ""
+        note = (
+            "pass-through" + (" (byte-identical)" if r["identical"] else " (NOT identical)")
+            if r["passthrough"]
+            else ""
+        )
         if r["dense"]:
             note = (note + " dense").strip()
-        print(f"| {r['case']} | {r['class']} | {r['in']:,} | {r['out']:,} | {r['reduction']:.1%} | "
-              f"{must.found}/{must.total} | {should.found}/{should.total} | {r['time']:.2f}s | {note} |")
+        print(
+            f"| {r['case']} | {r['class']} | {r['in']:,} | {r['out']:,} | {r['reduction']:.1%} | "
+            f"{must.found}/{must.total} | {should.found}/{should.total} | {r['time']:.2f}s | {note} |"
+        )
         if must.missed:
             ok = False
     misses = [(r["case"], m) for r in rows for m in r["must"].missed]
@@ -77,13 +96,22 @@ def _table(rows: list[dict[str, object]], title: str) -> bool:
     must_total = sum(r["must"].total for r in rows)
     should_found = sum(r["should"].found for r in rows)
     should_total = sum(r["should"].total for r in rows)
-    print(f"\nTotals: {len(rows)} cases, tokens {sum(r['in'] for r in rows):,} -> {sum(r['out'] for r in rows):,}; "
-          f"must {must_found}/{must_total}; should {should_found}/{should_total}; "
-          f"cases at 100% must: {sum(1 for r in rows if not r['must'].missed)}/{len(rows)}")
+    print(
+        f"\nTotals: {len(rows)} cases, tokens {sum(r['in'] for r in rows):,} -> "
+        f"{sum(r['out'] for r in rows):,}; "
+        f"must {must_found}/{must_total}; should {should_found}/{should_total}; "
+        f"cases at 100% must: {sum(1 for r in rows if not r['must'].missed)}/{len(rows)}"
+    )
     if sparse:
-        print(f"Median reduction, >= {LARGE:,} tokens, not dense ({len(sparse)} cases): {statistics.median(sparse):.1%}")
+        print(
+            f"Median reduction, >= {LARGE:,} tokens, not dense ({len(sparse)} cases): "
+            f"{statistics.median(sparse):.1%}"
+        )
     if dense:
-        print(f"Median reduction, >= {LARGE:,} tokens, dense ({len(dense)} cases): {statistics.median(dense):.1%}")
+        print(
+            f"Median reduction, >= {LARGE:,} tokens, dense ({len(dense)} cases): "
+            f"{statistics.median(dense):.1%}"
+        )
     small = [r for r in rows if r["in"] <= 500]
     if small:
         print(f"Under the floor: {sum(1 for r in small if r['identical'])}/{len(small)} byte-identical")
@@ -92,9 +120,13 @@ def _table(rows: list[dict[str, object]], title: str) -> bool:
 
 def main(argv: list[str] | None = None) -> int:
     """Run the evaluation; exit 1 when any case misses a must-survive item."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("folders", nargs="+", type=Path)
-    parser.add_argument("--target", type=int, default=None, help="token budget (default: the product default)")
+    parser.add_argument(
+        "--target", type=int, default=None, help="token budget (default: the product default)"
+    )
     parser.add_argument("--stress", type=int, default=None, help="also run with this target and no floor")
     args = parser.parse_args(argv)
     cases = [case for folder in args.folders for case in load_cases(folder)]

@@ -29,12 +29,27 @@ def _open(source: str) -> BinaryIO:
 
 @click.command()
 @click.argument("source", default="-", metavar="[FILE|-]")
-@click.option("--target", "target", type=click.IntRange(min=1), default=None,
-              help="Token budget (default: 3,000 for inputs over 10,000 tokens; smaller pass through).")
-@click.option("--exit-code", "exit_code", type=int, default=None, help="The command's exit code, for the header.")
-@click.option("--json", "as_json", is_flag=True, help="Print the envelope (coordinates, patterns, ...) as JSON.")
-@click.option("--floor", "floor", type=click.IntRange(min=0), default=500, show_default=True,
-              help="Inputs with at most this many tokens pass through unchanged.")
+@click.option(
+    "--target",
+    "target",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Token budget (default: 3,000 for inputs over 10,000 tokens; smaller pass through).",
+)
+@click.option(
+    "--exit-code", "exit_code", type=int, default=None, help="The command's exit code, for the header."
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the envelope (coordinates, patterns, ...) as JSON."
+)
+@click.option(
+    "--floor",
+    "floor",
+    type=click.IntRange(min=0),
+    default=500,
+    show_default=True,
+    help="Inputs with at most this many tokens pass through unchanged.",
+)
 @handle_errors
 def output(source: str, target: int | None, exit_code: int | None, as_json: bool, floor: int) -> None:
     """Compress tool output (FILE or stdin) keeping every failure coordinate; the original is stored."""
@@ -44,7 +59,9 @@ def output(source: str, target: int | None, exit_code: int | None, as_json: bool
     store = OriginalStore(settings.store_dir)
     stream = _open(source)
     try:
-        result = compress(stream, store, OutputOptions(target_tokens=target, floor_tokens=floor, exit_code=exit_code))
+        result = compress(
+            stream, store, OutputOptions(target_tokens=target, floor_tokens=floor, exit_code=exit_code)
+        )
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()

@@ -30,22 +30,22 @@ class FamilyCounts:
 def decide(counts: FamilyCounts) -> Classification:
     """Pick the classification from the weighted counts."""
     total = max(counts.lines, 1)
-    shares = {
+    shares: dict[Classification, float] = {
         "BUILD_OUTPUT": counts.build / total,
         "TEST_TRACE": (counts.test + counts.tracebacks) / total,
         "CONTAINER_LOG": counts.container / total,
     }
-    strong = [name for name, share in shares.items() if share >= 0.05]
+    strong: list[Classification] = [name for name, share in shares.items() if share >= 0.05]
     if counts.records / total >= 0.6 and shares["CONTAINER_LOG"] < 0.2:
         return "LOG_DUMP" if len(strong) <= 1 else "MIXED"
     if len(strong) > 1:
         # Test runners print build steps and vice versa: the clearly dominant family wins.
         ranked = sorted(strong, key=lambda n: -shares[n])
         if shares[ranked[0]] >= 3 * shares[ranked[1]]:
-            return ranked[0]  # type: ignore[return-value]
+            return ranked[0]
         return "MIXED"
     if strong:
-        return strong[0]  # type: ignore[return-value]
+        return strong[0]
     if counts.records / total >= 0.3:
         return "LOG_DUMP"
     return "MIXED"

@@ -49,7 +49,7 @@ def compress(stream: BinaryIO, store: OriginalStore, options: OutputOptions | No
     bytes_counted = 0
     chunks = 0
     try:
-        for chunk in iter_chunks(TeeReader(stream, writer)):  # type: ignore[arg-type]
+        for chunk in iter_chunks(TeeReader(stream, writer)):
             engine.feed(chunk)
             chunks += 1
             if bytes_counted < EXACT_TOKEN_BYTES or chunks % TOKEN_SAMPLE_EVERY == 0:
@@ -67,16 +67,27 @@ def compress(stream: BinaryIO, store: OriginalStore, options: OutputOptions | No
     if total_bytes == 0:
         original_tokens = 0
     elif bytes_counted >= total_bytes:
-        original_tokens = max(tokens_counted - (0 if total_bytes and _ends_with_newline(store, restore_id) else 1), 0)
+        original_tokens = max(
+            tokens_counted - (0 if total_bytes and _ends_with_newline(store, restore_id) else 1), 0
+        )
     else:
         original_tokens = round(tokens_counted * total_bytes / max(bytes_counted, 1))
     target = resolve_target(original_tokens, options)
     classification = decide(engine.family_counts())
     if target is None:
-        return passthrough_result(store, restore_id, engine, classification, original_tokens, exact,
-                                  total_bytes, options)
-    return render(engine, store_id=restore_id, classification=classification, original_tokens=original_tokens,
-                  exact=exact, total_bytes=total_bytes, target=target, options=options)
+        return passthrough_result(
+            store, restore_id, engine, classification, original_tokens, exact, total_bytes, options
+        )
+    return render(
+        engine,
+        store_id=restore_id,
+        classification=classification,
+        original_tokens=original_tokens,
+        exact=exact,
+        total_bytes=total_bytes,
+        target=target,
+        options=options,
+    )
 
 
 def _ends_with_newline(store: OriginalStore, restore_id: str) -> bool:

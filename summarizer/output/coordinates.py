@@ -74,7 +74,8 @@ _ALERT_TAG = re.compile(r"^[A-Z][A-Z#_]{2,} #{6,} ")
 
 _DOCKER = re.compile(
     r"\bExited \(#+\)|\bexited with code #+|\bOOMKilled\b|\bKilled\b|CrashLoopBackOff|\bBack-off restarting"
-    r"|\bexit (?:code|status):? -?#+|\bexit_code=#+|returned non-zero exit status|\bcontainer \S+ (?:died|killed)"
+    r"|\bexit (?:code|status):? -?#+|\bexit_code=#+|returned non-zero exit status"
+    r"|\bcontainer \S+ (?:died|killed)"
     r"|Error response from daemon|\bsignal: killed"
 )
 
@@ -98,9 +99,34 @@ _LOCATION = re.compile(
 
 # Python's regex engine tries every branch of an alternation at every position, so each big
 # rule is guarded by plain substring checks on the lower-cased template (memchr-fast).
-_HARD_KEYS = ("err", "fail", "fatal", "panic", "exception", "traceback", "not ok", "assert", "abort",
-              "segmentation", "core dumped", "unhandled", "undefined reference", "cannot find", "unresolved",
-              "no such file", "not found", "exit", "interrupt", "fault", "✗", "✘", "✖", "❌", "×", "●")
+_HARD_KEYS = (
+    "err",
+    "fail",
+    "fatal",
+    "panic",
+    "exception",
+    "traceback",
+    "not ok",
+    "assert",
+    "abort",
+    "segmentation",
+    "core dumped",
+    "unhandled",
+    "undefined reference",
+    "cannot find",
+    "unresolved",
+    "no such file",
+    "not found",
+    "exit",
+    "interrupt",
+    "fault",
+    "✗",
+    "✘",
+    "✖",
+    "❌",
+    "×",
+    "●",
+)
 _DOCKER_KEYS = ("exit", "kill", "crashloop", "back-off", "non-zero", "died", "daemon", "signal")
 _WARN_KEYS = ("warn", "deprecat")
 

@@ -23,7 +23,7 @@ from summarizer.output.frames import TraceBlock
 from summarizer.output.lines import MAX_LINE_BYTES, Chunk, clean_chunk, decode_line, is_binary
 from summarizer.output.patterns import MAX_TEMPLATES, Sampler
 
-__all__ = ["CoordEntry", "Engine"]
+__all__ = ["CoordEntry", "Engine", "TemplateStat"]
 
 DIGITS = bytes.maketrans(b"0123456789", b"##########")
 MAX_COORDINATES = 100_000
@@ -45,6 +45,20 @@ class CoordEntry:
     full_bytes: int | None = None
 
 
+class TemplateStat:
+    """Per distinct template: count, first/last line, its class and the first real line."""
+
+    __slots__ = ("cls", "count", "first", "last", "lc", "sample")
+
+    def __init__(self, n: int, lc: co.LineClass, sample: bytes) -> None:
+        self.count = 1
+        self.first = n
+        self.last = n
+        self.cls = lc.cls
+        self.lc = lc
+        self.sample = sample
+
+
 @dataclass(slots=True)
 class _FailureBlock:
     indent: int
@@ -57,7 +71,7 @@ class Engine:
     """Accumulates everything the rendering needs while the input streams through."""
 
     line_no: int = 0
-    templates: dict[bytes, list[object]] = field(default_factory=dict)
+    templates: dict[bytes, TemplateStat] = field(default_factory=dict)
     coords: dict[bytes, CoordEntry] = field(default_factory=dict)
     coords_not_listed: int = 0
     frame_markers: list[tuple[int, str]] = field(default_factory=list)
@@ -92,9 +106,9 @@ class Engine:
             if rec is None:
                 rec = self._new_template(template, n, raws[index])
             else:
-                rec[0] += 1  # type: ignore[operator]
-                rec[2] = n
-            cls = rec[3]
+                rec.count += 1
+                rec.last = n
+            cls = rec.cls
             if self._trace is None and self._failure is None and not self._expect_exception:
                 if cls == co.PLAIN:
                     sampler.seen += 1
@@ -119,7 +133,7 @@ class Engine:
             sampler.kept = sampler.kept[::2]
             sampler.every *= 2
 
-    def _new_template(self, template: bytes, n: int, raw: bytes) -> list[object]:
+    def _new_template(self, template: bytes, n: int, raw: bytes) -> TemplateStat:
         text = decode_line(template[:MAX_LINE_BYTES])
         if is_binary(template[:4096]):
             lc = co.LineClass(co.BINARY)
@@ -127,14 +141,14 @@ class Engine:
             lc = co.classify_template(text)
             if lc.cls == co.PLAIN and _BARE_PATH.match(text):
                 lc = co.LineClass(co.HEADER, "bare_path")
-        rec: list[object] = [1, n, n, lc.cls, lc, raw[:4096]]
+        rec = TemplateStat(n, lc, raw[:4096])
         self.templates[template] = rec
         return rec
 
     # -- slow path: coordinates, frames, blocks -------------------------------------------------
-    def _slow(self, n: int, raw: bytes, template: bytes, rec: list[object], full: int | None) -> None:
-        cls = rec[3]
-        lc: co.LineClass = rec[4]  # type: ignore[assignment]
+    def _slow(self, n: int, raw: bytes, template: bytes, rec: TemplateStat, full: int | None) -> None:
+        cls = rec.cls
+        lc = rec.lc
         text = None
         if self._failure is not None and self._in_failure(n, raw, cls):
             return
@@ -182,7 +196,7 @@ class Engine:
             indent = len(raw) - len(raw.lstrip())
             self._failure = _FailureBlock(indent)
 
-    def _in_failure(self, n: int, raw: bytes, cls: object) -> bool:
+    def _in_failure(self, n: int, raw: bytes, cls: int) -> bool:
         """Lines indented under a failing test (TAP YAML, jest details) belong to it."""
         block = self._failure
         assert block is not None
@@ -228,7 +242,9 @@ class Engine:
             self._add_coord(line_no, raw, raw, "frame", 0, None)
         self.omitted_frames += block.omitted
 
-    def _add_coord(self, n: int, raw: bytes, template: bytes, kind: str, header_end: int, full: int | None) -> None:
+    def _add_coord(
+        self, n: int, raw: bytes, template: bytes, kind: str, header_end: int, full: int | None
+    ) -> None:
         # Identical messages fold into one entry: the header (time, pid, level) is templated.
         key = template[:header_end] + raw[header_end:] if header_end else raw
         entry = self.coords.get(key)
@@ -263,9 +279,9 @@ class Engine:
     def _prune(self) -> None:
         # Fold templates seen once into an anonymous tally; coordinates live elsewhere, so no
         # coordinate is lost, only the pattern text of one-off ordinary lines.
-        keep: dict[bytes, list[object]] = {}
+        keep: dict[bytes, TemplateStat] = {}
         for template, rec in self.templates.items():
-            if rec[0] == 1 and rec[3] in (co.PLAIN, co.PASS, co.BINARY, co.HEADER):
+            if rec.count == 1 and rec.cls in (co.PLAIN, co.PASS, co.BINARY, co.HEADER):
                 self.pruned_lines += 1
             else:
                 keep[template] = rec
@@ -275,8 +291,7 @@ class Engine:
         """Weighted family counts for the classification."""
         counts = FamilyCounts(lines=self.line_no)
         for template, rec in self.templates.items():
-            count: int = rec[0]  # type: ignore[assignment]
-            lc: co.LineClass = rec[4]  # type: ignore[assignment]
+            count, lc = rec.count, rec.lc
             text = decode_line(template[:300])
             build, test, container = formats.family_hits(text)
             counts.records += count * lc.record

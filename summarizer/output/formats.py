@@ -64,23 +64,40 @@ _FRAME = re.compile(
 FAMILIES: dict[str, re.Pattern[str]] = {
     "build": re.compile(
         r"^\s*Compiling \S+ v|error\[E#+\]|\berror TS#+|: (?:fatal )?error: |: warning: |^make(?:\[#+\])?: "
-        r"|^\s*(?:Collecting|Building wheel|Installing collected|Running setup\.py)|^npm (?:warn|WARN|error|ERR!)"
-        r"|^\[(?:INFO|ERROR|WARNING)\] |^> Task :|BUILD (?:SUCCESS|FAILURE|FAILED)|^\s*#+:#+\s+(?:error|warning)\s"
+        r"|^\s*(?:Collecting|Building wheel|Installing collected|Running setup\.py)"
+        r"|^npm (?:warn|WARN|error|ERR!)"
+        r"|^\[(?:INFO|ERROR|WARNING)\] |^> Task :|BUILD (?:SUCCESS|FAILURE|FAILED)"
+        r"|^\s*#+:#+\s+(?:error|warning)\s"
         r"|^(?:gcc|cc|clang|g\+\+|javac|tsc|cargo|rustc) |^\s*--> \S+:#+:#+|\bwebpack\b|^Found #+ errors?"
     ),
     "test": re.compile(
-        r"test session starts|\b(?:PASSED|FAILED)\b|^\s*(?:not )?ok #+|^\s*# Subtest|^=== RUN|^--- (?:PASS|FAIL)"
+        r"test session starts|\b(?:PASSED|FAILED)\b|^\s*(?:not )?ok #+|^\s*# Subtest|^=== RUN"
+        r"|^--- (?:PASS|FAIL)"
         r"|^Ran #+ tests?|^Tests?:|^\s*[✓✔✗✘●]|^test result:|Tests run: #+|^\s*# (?:pass|fail) #+"
     ),
     "container": re.compile(
-        r"^[\w.-]+(?:-#+|_#+)?\s+\| |^Attaching to |\bExited \(#+\)|\bOOMKilled\b|CrashLoopBackOff|\bcontainer\b"
+        r"^[\w.-]+(?:-#+|_#+)?\s+\| |^Attaching to |\bExited \(#+\)|\bOOMKilled\b|CrashLoopBackOff"
+        r"|\bcontainer\b"
         r"|^(?:pod|deployment|service)/|\bdocker\b|\bkubectl\b|^#+/#+ .*(?:Running|Pending|Error)|^\s*=> "
     ),
 }
 
 
-_PASS_KEYS = ("pass", "xfail", "skip", "ok", "✓", "✔", "√", "run", "pause", "cont", "name", "ignored",
-              "subtest")
+_PASS_KEYS = (
+    "pass",
+    "xfail",
+    "skip",
+    "ok",
+    "✓",
+    "✔",
+    "√",
+    "run",
+    "pause",
+    "cont",
+    "name",
+    "ignored",
+    "subtest",
+)
 
 
 def is_pass_line(template: str) -> bool:
@@ -89,16 +106,80 @@ def is_pass_line(template: str) -> bool:
     return any(k in low for k in _PASS_KEYS) and bool(_PASS.search(template))
 
 
-_SUMMARY_KEYS = ("pass", "fail", "error", "test", "ok", "build", "found", "problem", "warning", "pending",
-                 "ran ", "skip", "todo", "cancelled", "suites")
+_SUMMARY_KEYS = (
+    "pass",
+    "fail",
+    "error",
+    "test",
+    "ok",
+    "build",
+    "found",
+    "problem",
+    "warning",
+    "pending",
+    "ran ",
+    "skip",
+    "todo",
+    "cancelled",
+    "suites",
+)
 _FAMILY_KEYS = {
-    "build": ("compiling", "error", "warning", "make", "collecting", "building", "installing", "running setup",
-              "npm", "task :", "build", "-->", "gcc", "cc ", "clang", "javac", "tsc", "cargo", "rustc", "webpack",
-              "found"),
-    "test": ("session", "passed", "failed", "ok ", "subtest", "run", "pass", "fail", "ran ", "test", "✓", "✔",
-             "✗", "✘", "●"),
-    "container": ("|", "attaching", "exited", "oomkilled", "crashloop", "container", "pod/", "deployment/",
-                  "service/", "docker", "kubectl", "running", "pending", "=>"),
+    "build": (
+        "compiling",
+        "error",
+        "warning",
+        "make",
+        "collecting",
+        "building",
+        "installing",
+        "running setup",
+        "npm",
+        "task :",
+        "build",
+        "-->",
+        "gcc",
+        "cc ",
+        "clang",
+        "javac",
+        "tsc",
+        "cargo",
+        "rustc",
+        "webpack",
+        "found",
+    ),
+    "test": (
+        "session",
+        "passed",
+        "failed",
+        "ok ",
+        "subtest",
+        "run",
+        "pass",
+        "fail",
+        "ran ",
+        "test",
+        "✓",
+        "✔",
+        "✗",
+        "✘",
+        "●",
+    ),
+    "container": (
+        "|",
+        "attaching",
+        "exited",
+        "oomkilled",
+        "crashloop",
+        "container",
+        "pod/",
+        "deployment/",
+        "service/",
+        "docker",
+        "kubectl",
+        "running",
+        "pending",
+        "=>",
+    ),
 }
 
 
@@ -107,8 +188,18 @@ def special_kind(template: str, low: str | None = None) -> str | None:
     low = template.lower() if low is None else low
     if any(k in low for k in _SUMMARY_KEYS) and _SUMMARY.search(template):
         return "summary"
-    if ("fail" in low or "error" in low or "not ok" in low or "●" in low or "✗" in low or "✘" in low
-            or "×" in low or "✖" in low or "❌" in low or "_ " in low) and _FAILING.search(template):
+    if (
+        "fail" in low
+        or "error" in low
+        or "not ok" in low
+        or "●" in low
+        or "✗" in low
+        or "✘" in low
+        or "×" in low
+        or "✖" in low
+        or "❌" in low
+        or "_ " in low
+    ) and _FAILING.search(template):
         return "failing_test"
     return None
 
@@ -133,6 +224,8 @@ def failing_test_name(text: str) -> str | None:
 def family_hits(template: str) -> tuple[bool, bool, bool]:
     """Whether a template carries build, test or container markers."""
     low = template.lower()
-    hits = [any(k in low for k in _FAMILY_KEYS[name]) and bool(FAMILIES[name].search(template))
-            for name in ("build", "test", "container")]
+    hits = [
+        any(k in low for k in _FAMILY_KEYS[name]) and bool(FAMILIES[name].search(template))
+        for name in ("build", "test", "container")
+    ]
     return hits[0], hits[1], hits[2]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Protocol
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -38,7 +38,13 @@ RENDER_LINE_CHARS = 2000
 # CSI sequences (colours, cursor moves), OSC sequences (titles, hyperlinks) and lone escapes.
 _ANSI_B = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _ANSI_S = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-_CONTROL = bytes(range(0, 32)).replace(b"\t", b"").replace(b"\n", b"").replace(b"\r", b"")
+_CONTROL = bytes(range(32)).replace(b"\t", b"").replace(b"\n", b"").replace(b"\r", b"")
+
+
+class Readable(Protocol):
+    """Anything with a binary ``read(size)``."""
+
+    def read(self, size: int = -1, /) -> bytes: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +100,7 @@ def truncate_for_render(text: str, *, line_no: int, full_bytes: int | None, limi
     return f"{text[:limit]} [... line truncated: {size:,} bytes in full; restore --lines {line_no}:{line_no}]"
 
 
-def iter_chunks(stream: BinaryIO) -> Iterator[Chunk]:
+def iter_chunks(stream: Readable) -> Iterator[Chunk]:
     """Yield chunks of complete lines from ``stream``; the last line need not end with a newline.
 
     Memory stays bounded: a line longer than :data:`MAX_LINE_BYTES` is kept only up to that size
@@ -133,4 +139,3 @@ def iter_chunks(stream: BinaryIO) -> Iterator[Chunk]:
     if carry or carry_len:
         extra = ((0, carry_len),) if carry_len > len(carry) else ()
         yield Chunk(carry, extra)
-

@@ -33,7 +33,9 @@ class OriginalWriter:
             directory.mkdir(parents=True, exist_ok=True)
             fd, name = tempfile.mkstemp(prefix=".incoming-", dir=directory)
         except OSError as exc:
-            raise StorageError(f"cannot write originals to {str(directory)!r}: {exc}; check the cache dir") from exc
+            raise StorageError(
+                f"cannot write originals to {str(directory)!r}: {exc}; check the cache dir"
+            ) from exc
         self._dir = directory
         self._tmp = Path(name)
         self._file = os.fdopen(fd, "wb")
@@ -113,8 +115,10 @@ class OriginalStore:
         if len(matches) == 1:
             return matches[0]
         if not matches:
-            raise NotFound(f"no stored original {restore_id!r} in {str(self.directory)!r}; "
-                           "compress the output again with `summarizer output`")
+            raise NotFound(
+                f"no stored original {restore_id!r} in {str(self.directory)!r}; "
+                "compress the output again with `summarizer output`"
+            )
         raise InputError(f"restore id {restore_id!r} is ambiguous; give more of its hex digits")
 
     def iter_bytes(self, restore_id: str, lines: tuple[int, int | None] | None = None) -> Iterator[bytes]:

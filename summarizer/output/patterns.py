@@ -22,7 +22,10 @@ SAMPLE_EVERY = 50
 MAX_SAMPLES = 512
 
 _NORMALISERS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\b[0-9a-fA-F#]{8}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{12}\b"), "<uuid>"),
+    (
+        re.compile(r"\b[0-9a-fA-F#]{8}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{12}\b"),
+        "<uuid>",
+    ),
     (re.compile(r"\b0x[0-9a-fA-F#]+\b"), "<hex>"),
     (re.compile(r"\b(?=[0-9a-fA-F#]*#)(?=[0-9a-fA-F#]*[a-fA-F])[0-9a-fA-F#]{6,}\b"), "<hex>"),
     (re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`"), "<str>"),

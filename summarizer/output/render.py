@@ -6,10 +6,10 @@ after the coordinates were extracted from the original, so a secret never reache
 
 Body lines read ``N: text`` for coordinates and ``N~ text`` for samples (N is the 1-based line
 number in the original). Identical messages appear once with ``[×K, lines ...]``. A location line
-whose message has the same shape as an earlier one (quoted arguments aside) keeps its location,
-its code and its quoted arguments and points back (``error TS2339: 'set'``: the message first shown for that code, with these quoted arguments;
-``[=N]`` names the line when a code has several message shapes): nothing is lost,
-and dense compiler output (hundreds of TS2339s) shrinks by a third or more.
+whose message has the same shape as an earlier one (quoted arguments aside) keeps its location and
+its code, and adds only the quoted arguments that differ: ``x.js(9,8): error TS2339: 'set'`` means
+"the TS2339 message shown earlier, with 'set'". When one code has several shapes, ``[=N]`` names
+the line whose message applies. Nothing is lost, and dense compiler output shrinks by a third.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from summarizer.output.formats import failing_test_name
 from summarizer.output.lines import RENDER_LINE_CHARS, decode_line, truncate_for_render
 from summarizer.output.models import Coordinate, OutputOptions, OutputResult, PatternSummary, Sample
 from summarizer.output.originals import OriginalStore
-from summarizer.output.patterns import merge_templates
+from summarizer.output.patterns import merge_templates, normalise
 from summarizer.scrub import scrub
 from summarizer.tokens import count_tokens
 
@@ -65,9 +65,17 @@ def _coordinates(engine: Engine, clean: _Scrubbed) -> list[Coordinate]:
     out: list[Coordinate] = []
     for entry in engine.coords.values():
         text = clean(decode_line(entry.raw))
-        out.append(Coordinate(kind=entry.kind, line=entry.line, text=text, location=co.find_location(text),
-                              timestamp=co.find_timestamp(text), count=entry.count,
-                              last_line=entry.last_line if entry.count > 1 else None))
+        out.append(
+            Coordinate(
+                kind=entry.kind,
+                line=entry.line,
+                text=text,
+                location=co.find_location(text),
+                timestamp=co.find_timestamp(text),
+                count=entry.count,
+                last_line=entry.last_line if entry.count > 1 else None,
+            )
+        )
     out.sort(key=lambda c: c.line)
     return out
 
@@ -111,28 +119,41 @@ def _body_line(coord: Coordinate, entry_note: str, seen: _Messages) -> str:
 
 
 def _failing_tests(coords: list[Coordinate]) -> list[str]:
-    names = list(dict.fromkeys(n for c in coords if c.kind == "failing_test" if (n := failing_test_name(c.text))))
+    names = list(
+        dict.fromkeys(n for c in coords if c.kind == "failing_test" if (n := failing_test_name(c.text)))
+    )
     # pytest names a failure twice (section header "test_x", summary "path::test_x"): keep the full id.
     return [n for n in names if not any(m != n and m.endswith("::" + n) for m in names)]
 
 
-def render(engine: Engine, *, store_id: str, classification: Classification, original_tokens: int,
-           exact: bool, total_bytes: int, target: int, options: OutputOptions) -> OutputResult:
+def render(
+    engine: Engine,
+    *,
+    store_id: str,
+    classification: Classification,
+    original_tokens: int,
+    exact: bool,
+    total_bytes: int,
+    target: int,
+    options: OutputOptions,
+) -> OutputResult:
     """Build the compressed rendering and its envelope."""
     clean = _Scrubbed()
     coords = _coordinates(engine, clean)
     entries = {e.line: e for e in engine.coords.values()}
-    patterns_all = merge_templates([
-        (decode_line(t[:2000]), int(r[0]), int(r[1]), int(r[2]), r[5])  # type: ignore[call-overload]
-        for t, r in engine.templates.items() if r[3] in (co.PLAIN, co.SOFT, co.HEADER)
-    ])
-    soft_keys = {decode_line(t[:2000]) for t, r in engine.templates.items() if r[3] == co.SOFT}
-    from summarizer.output.patterns import normalise
-
+    patterns_all = merge_templates(
+        [
+            (decode_line(t[:2000]), r.count, r.first, r.last, r.sample)
+            for t, r in engine.templates.items()
+            if r.cls in (co.PLAIN, co.SOFT, co.HEADER)
+        ]
+    )
+    soft_keys = {decode_line(t[:2000]) for t, r in engine.templates.items() if r.cls == co.SOFT}
     soft_norm = {normalise(k) for k in soft_keys}
     failing = _failing_tests(coords)
     first_error = next((c for c in coords if c.kind in _ERROR_KINDS and c.location), None) or next(
-        (c for c in coords if c.kind in _ERROR_KINDS), None)
+        (c for c in coords if c.kind in _ERROR_KINDS), None
+    )
 
     header: list[str] = [
         f"[summarizer output · {classification} · {engine.line_no:,} lines · {original_tokens:,} tokens in · "
@@ -141,8 +162,11 @@ def render(engine: Engine, *, store_id: str, classification: Classification, ori
     if options.exit_code is not None:
         header.append(f"exit code: {options.exit_code}")
     if failing:
-        header.append(f"failing tests ({len(failing)}): " + " · ".join(failing[:40])
-                      + (f" · +{len(failing) - 40} more (in the body)" if len(failing) > 40 else ""))
+        header.append(
+            f"failing tests ({len(failing)}): "
+            + " · ".join(failing[:40])
+            + (f" · +{len(failing) - 40} more (in the body)" if len(failing) > 40 else "")
+        )
     if engine.passed:
         header.append(f"passing tests: {engine.passed:,} (counted, not listed)")
     if first_error is not None:
@@ -170,11 +194,22 @@ def render(engine: Engine, *, store_id: str, classification: Classification, ori
         body.append((after + 0.5, f"   {marker}"))
     soft_patterns = [p for p in patterns_all if p.pattern in soft_norm]
     for stat in soft_patterns:
-        sample = clean(truncate_for_render(decode_line(stat.sample), line_no=stat.sample_line, full_bytes=None,
-                                           limit=_PATTERN_CHARS))
-        note = f"[×{stat.count:,} like this, lines {stat.first_line}…{stat.last_line}] " if stat.count > 1 else ""
+        sample = clean(
+            truncate_for_render(
+                decode_line(stat.sample), line_no=stat.sample_line, full_bytes=None, limit=_PATTERN_CHARS
+            )
+        )
+        note = (
+            f"[×{stat.count:,} like this, lines {stat.first_line}…{stat.last_line}] "
+            if stat.count > 1
+            else ""
+        )
         body.append((stat.sample_line, f"{stat.sample_line}: {note}{sample}"))
-    used = sum(count_tokens(x) + 1 for x in header) + sum(count_tokens(t) + 1 for _, t in body) + count_tokens(hint)
+    used = (
+        sum(count_tokens(x) + 1 for x in header)
+        + sum(count_tokens(t) + 1 for _, t in body)
+        + count_tokens(hint)
+    )
     budget = target - used
 
     # Tier 2: samples, evenly spread, as many as fit.
@@ -182,8 +217,10 @@ def render(engine: Engine, *, store_id: str, classification: Classification, ori
     candidates = [(n, raw) for n, raw in engine.sampler.kept if n not in kept_lines]
     samples: list[Sample] = []
     if budget > 0 and candidates:
-        texts = [(n, clean(truncate_for_render(decode_line(raw), line_no=n, full_bytes=None, limit=_SAMPLE_CHARS)))
-                 for n, raw in candidates]
+        texts = [
+            (n, clean(truncate_for_render(decode_line(raw), line_no=n, full_bytes=None, limit=_SAMPLE_CHARS)))
+            for n, raw in candidates
+        ]
         costs = [count_tokens(t) + 4 for _, t in texts]
         total = sum(costs)
         stride = max(1, -(-total // max(budget // 2, 1))) if total > budget // 2 else 1
@@ -197,30 +234,54 @@ def render(engine: Engine, *, store_id: str, classification: Classification, ori
 
     # Tier 3: pattern summaries of ordinary lines, most frequent first, while they fit.
     patterns: list[PatternSummary] = [
-        PatternSummary(pattern=p.pattern, count=p.count, first_line=p.first_line, last_line=p.last_line,
-                       sample=clean(decode_line(p.sample[:_PATTERN_CHARS])), sample_line=p.sample_line, soft=True)
+        PatternSummary(
+            pattern=p.pattern,
+            count=p.count,
+            first_line=p.first_line,
+            last_line=p.last_line,
+            sample=clean(decode_line(p.sample[:_PATTERN_CHARS])),
+            sample_line=p.sample_line,
+            soft=True,
+        )
         for p in soft_patterns
     ]
     pattern_lines: list[str] = []
     for stat in patterns_all:
         if stat.pattern in soft_norm or stat.count < 2:
             continue
-        sample = clean(truncate_for_render(decode_line(stat.sample), line_no=stat.sample_line, full_bytes=None,
-                                           limit=_PATTERN_CHARS))
+        sample = clean(
+            truncate_for_render(
+                decode_line(stat.sample), line_no=stat.sample_line, full_bytes=None, limit=_PATTERN_CHARS
+            )
+        )
         line = f"×{stat.count:,} lines {stat.first_line}…{stat.last_line}: {sample}"
         cost = count_tokens(line) + 1
         if cost > budget:
             break
         budget -= cost
         pattern_lines.append(line)
-        patterns.append(PatternSummary(pattern=stat.pattern, count=stat.count, first_line=stat.first_line,
-                                       last_line=stat.last_line, sample=sample, sample_line=stat.sample_line))
+        patterns.append(
+            PatternSummary(
+                pattern=stat.pattern,
+                count=stat.count,
+                first_line=stat.first_line,
+                last_line=stat.last_line,
+                sample=sample,
+                sample_line=stat.sample_line,
+            )
+        )
 
     body.sort(key=lambda item: item[0])
-    parts = [*header, "--- kept lines (N: coordinate, N~ sample, N = line in the original; a bare code + args = that code's message shown earlier) ---"]
+    parts = [
+        *header,
+        "--- kept lines (N: coordinate, N~ sample; N = line in the original;"
+        " a code + args alone = that code's message shown earlier) ---",
+    ]
     parts.extend(text for _, text in body)
     if engine.coords_not_listed:
-        parts.append(f"[{engine.coords_not_listed:,} further distinct coordinates past the memory cap; restore]")
+        parts.append(
+            f"[{engine.coords_not_listed:,} further distinct coordinates past the memory cap; restore]"
+        )
     if pattern_lines:
         parts.append("--- repeating patterns (count, line range, one real sample) ---")
         parts.extend(pattern_lines)
@@ -228,22 +289,44 @@ def render(engine: Engine, *, store_id: str, classification: Classification, ori
     text = "\n".join(parts) + "\n"
     compressed = count_tokens(text)
     return OutputResult(
-        classification=classification, original_tokens=original_tokens, original_tokens_exact=exact,
-        compressed_tokens=compressed, reduction=round(1 - compressed / max(original_tokens, 1), 4),
-        lines=engine.line_no, bytes=total_bytes, target_tokens=target, passthrough=False,
-        exit_code=options.exit_code, failing_tests=tuple(failing), passed_tests=engine.passed,
+        classification=classification,
+        original_tokens=original_tokens,
+        original_tokens_exact=exact,
+        compressed_tokens=compressed,
+        reduction=round(1 - compressed / max(original_tokens, 1), 4),
+        lines=engine.line_no,
+        bytes=total_bytes,
+        target_tokens=target,
+        passthrough=False,
+        exit_code=options.exit_code,
+        failing_tests=tuple(failing),
+        passed_tests=engine.passed,
         first_error=first_error,
         first_timestamp=engine.first_timestamp[1] if engine.first_timestamp else None,
         last_timestamp=engine.last_timestamp[1] if engine.last_timestamp else None,
-        coordinates=tuple(coords), coordinates_not_listed=engine.coords_not_listed,
-        omitted_frames=engine.omitted_frames, patterns=tuple(patterns), samples=tuple(samples),
-        binary_lines=engine.binary_lines, redactions=clean.redactions, restore_id=store_id,
-        restore_hint=hint, text=text,
+        coordinates=tuple(coords),
+        coordinates_not_listed=engine.coords_not_listed,
+        omitted_frames=engine.omitted_frames,
+        patterns=tuple(patterns),
+        samples=tuple(samples),
+        binary_lines=engine.binary_lines,
+        redactions=clean.redactions,
+        restore_id=store_id,
+        restore_hint=hint,
+        text=text,
     )
 
 
-def passthrough_result(store: OriginalStore, restore_id: str, engine: Engine, classification: Classification,
-                       original_tokens: int, exact: bool, total_bytes: int, options: OutputOptions) -> OutputResult:
+def passthrough_result(
+    store: OriginalStore,
+    restore_id: str,
+    engine: Engine,
+    classification: Classification,
+    original_tokens: int,
+    exact: bool,
+    total_bytes: int,
+    options: OutputOptions,
+) -> OutputResult:
     """The result for an input small enough to pass through unchanged (scrubbed if it must be)."""
     original = b"".join(store.iter_bytes(restore_id))
     decoded = original.decode("utf-8", "replace")
@@ -251,12 +334,23 @@ def passthrough_result(store: OriginalStore, restore_id: str, engine: Engine, cl
     clean = _Scrubbed()
     coords = _coordinates(engine, clean)
     return OutputResult(
-        classification=classification, original_tokens=original_tokens, original_tokens_exact=exact,
-        compressed_tokens=original_tokens if not found else count_tokens(text), reduction=0.0,
-        lines=engine.line_no, bytes=total_bytes, target_tokens=None, passthrough=True,
-        exit_code=options.exit_code, passed_tests=engine.passed,
+        classification=classification,
+        original_tokens=original_tokens,
+        original_tokens_exact=exact,
+        compressed_tokens=original_tokens if not found else count_tokens(text),
+        reduction=0.0,
+        lines=engine.line_no,
+        bytes=total_bytes,
+        target_tokens=None,
+        passthrough=True,
+        exit_code=options.exit_code,
+        passed_tests=engine.passed,
         failing_tests=tuple(_failing_tests(coords)),
-        coordinates=tuple(coords), omitted_frames=engine.omitted_frames, binary_lines=engine.binary_lines,
-        redactions=len(found), restore_id=restore_id, restore_hint=restore_hint(restore_id, engine.line_no),
+        coordinates=tuple(coords),
+        omitted_frames=engine.omitted_frames,
+        binary_lines=engine.binary_lines,
+        redactions=len(found),
+        restore_id=restore_id,
+        restore_hint=restore_hint(restore_id, engine.line_no),
         text=text,
     )

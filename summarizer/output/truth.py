@@ -87,13 +87,22 @@ def load_case(folder: Path) -> Case | None:
     except (OSError, json.JSONDecodeError) as exc:
         raise InputError(f"cannot read {str(truth_path)!r}: {exc}; fix or remove the case") from exc
     if "must_survive" in truth:
-        return Case(name=folder.name, path=folder / "output.txt", must=_gen_items(truth.get("must_survive")),
-                    should=_gen_items(truth.get("should_survive")), exit_code=truth.get("exit_code"))
+        return Case(
+            name=folder.name,
+            path=folder / "output.txt",
+            must=_gen_items(truth.get("must_survive")),
+            should=_gen_items(truth.get("should_survive")),
+            exit_code=truth.get("exit_code"),
+        )
     log_file = truth.get("log_file") or next((p.name for p in folder.glob("*.log")), None)
     if log_file is None:
         return None
-    return Case(name=folder.name, path=folder / log_file, must=_loghub_items(truth.get("primary")),
-                should=_loghub_items(truth.get("secondary")))
+    return Case(
+        name=folder.name,
+        path=folder / log_file,
+        must=_loghub_items(truth.get("primary")),
+        should=_loghub_items(truth.get("secondary")),
+    )
 
 
 def load_cases(root: Path) -> list[Case]:

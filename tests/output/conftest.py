@@ -25,7 +25,9 @@ def store(tmp_path: Path) -> OriginalStore:
 def run(store: OriginalStore) -> Run:
     """Compress bytes; by default forced (floor 0, tiny target) so the rules always apply."""
 
-    def _run(data: bytes, *, target: int | None = 50, floor: int = 0, exit_code: int | None = None) -> OutputResult:
+    def _run(
+        data: bytes, *, target: int | None = 50, floor: int = 0, exit_code: int | None = None
+    ) -> OutputResult:
         options = OutputOptions(target_tokens=target, floor_tokens=floor, exit_code=exit_code)
         return compress(io.BytesIO(data), store, options)
 

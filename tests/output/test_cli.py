@@ -11,7 +11,10 @@ from summarizer.cli import main
 
 
 def _big_log(path: Path) -> bytes:
-    lines = [f"2024-05-01 10:00:{i % 60:02d},001 INFO [main] svc.Worker: handled request {i} ok" for i in range(3000)]
+    lines = [
+        f"2024-05-01 10:00:{i % 60:02d},001 INFO [main] svc.Worker: handled request {i} ok"
+        for i in range(3000)
+    ]
     lines[1500] = "2024-05-01 10:25:00,001 ERROR [main] svc.Worker: request 1500 failed: timeout"
     data = ("\n".join(lines) + "\n").encode()
     path.write_bytes(data)

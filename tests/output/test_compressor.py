@@ -8,8 +8,11 @@ from tests.output.conftest import Run
 
 
 def _log(n: int) -> str:
-    return "".join(f"2024-05-01 10:{i // 60 % 60:02d}:{i % 60:02d},001 INFO [main] svc.Worker: handled request {i}"
-                   f" for tenant acme in {i % 17} ms\n" for i in range(n))
+    return "".join(
+        f"2024-05-01 10:{i // 60 % 60:02d}:{i % 60:02d},001 INFO [main] svc.Worker: handled request {i}"
+        f" for tenant acme in {i % 17} ms\n"
+        for i in range(n)
+    )
 
 
 def test_under_the_floor_passes_through_byte_identical(run: Run) -> None:
@@ -31,7 +34,10 @@ def test_default_passes_through_up_to_ten_thousand_tokens(run: Run) -> None:
 
 def test_coordinates_are_never_dropped_to_meet_the_target(run: Run) -> None:
     """With a budget far too small, every distinct error line is still there."""
-    errors = [f"2024-05-01 11:00:{i:02d},000 ERROR [io] store.Disk: write failed on volume vol{i}" for i in range(40)]
+    errors = [
+        f"2024-05-01 11:00:{i:02d},000 ERROR [io] store.Disk: write failed on volume vol{i}"
+        for i in range(40)
+    ]
     text = _log(500) + "\n".join(errors) + "\n" + _log(500)
     result = run(text.encode(), target=100)
     for line in errors:
@@ -41,7 +47,9 @@ def test_coordinates_are_never_dropped_to_meet_the_target(run: Run) -> None:
 
 def test_identical_messages_fold_into_one_with_a_count(run: Run) -> None:
     """The same WARN message 50 times is shown once with its count and line span."""
-    warns = "".join(f"2024-05-01 12:00:{i % 60:02d},000 WARN [net] Client: connection reset by peer\n" for i in range(50))
+    warns = "".join(
+        f"2024-05-01 12:00:{i % 60:02d},000 WARN [net] Client: connection reset by peer\n" for i in range(50)
+    )
     result = run((_log(300) + warns + _log(300)).encode())
     assert result.text.count("connection reset by peer") == 1
     coord = next(c for c in result.coordinates if "connection reset" in c.text)
@@ -51,8 +59,10 @@ def test_identical_messages_fold_into_one_with_a_count(run: Run) -> None:
 
 def test_the_envelope_reports_real_token_counts_and_line_numbers(run: Run) -> None:
     """original/compressed tokens are real tokenizer counts; coordinates carry 1-based lines."""
-    text = _log(400) + "Traceback (most recent call last):\n  File \"/app/main.py\", line 3, in <module>\n" \
+    text = (
+        _log(400) + 'Traceback (most recent call last):\n  File "/app/main.py", line 3, in <module>\n'
         "ZeroDivisionError: division by zero\n" + _log(400)
+    )
     result = run(text.encode(), exit_code=1)
     assert result.original_tokens == count_tokens(text)
     assert result.compressed_tokens == count_tokens(result.text)
@@ -60,7 +70,10 @@ def test_the_envelope_reports_real_token_counts_and_line_numbers(run: Run) -> No
     lines = {c.text: c.line for c in result.coordinates}
     assert lines["ZeroDivisionError: division by zero"] == 403
     assert result.text.splitlines()[1] == "exit code: 1"
-    assert result.text.rstrip("\n").splitlines()[-1] == f"[full output: summarizer restore {result.restore_id}  (803 lines)]"
+    assert (
+        result.text.rstrip("\n").splitlines()[-1]
+        == f"[full output: summarizer restore {result.restore_id}  (803 lines)]"
+    )
     dumped = result.model_dump(mode="json")
     assert {"classification", "coordinates", "patterns", "samples", "restore_id", "reduction"} <= set(dumped)
 

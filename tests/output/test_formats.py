@@ -10,15 +10,35 @@ from tests.output.conftest import Run, fixture_bytes
 @pytest.mark.parametrize(
     ("name", "needles"),
     [
-        ("pytest_fail.txt", ["test_demo.py::test_key_error", "KeyError: 'b'", "test_demo.py::test_compare",
-                             "test_demo.py:6: KeyError", "2 failed, 40 passed"]),
+        (
+            "pytest_fail.txt",
+            [
+                "test_demo.py::test_key_error",
+                "KeyError: 'b'",
+                "test_demo.py::test_compare",
+                "test_demo.py:6: KeyError",
+                "2 failed, 40 passed",
+            ],
+        ),
         ("unittest_fail.txt", ["FAIL: test_b", "AssertionError: 2 != 3", "FAILED (failures=1)"]),
-        ("python_traceback.txt", ['tb.py", line 4, in <module>', 'tb.py", line 3, in load',
-                                  "json.decoder.JSONDecodeError"]),
-        ("rustc_errors.txt", ["error[E0425]: cannot find value `undefined_name`", "--> bad.rs:3:13",
-                              "error[E0308]: mismatched types", "--> bad.rs:2:18"]),
+        (
+            "python_traceback.txt",
+            ['tb.py", line 4, in <module>', 'tb.py", line 3, in load', "json.decoder.JSONDecodeError"],
+        ),
+        (
+            "rustc_errors.txt",
+            [
+                "error[E0425]: cannot find value `undefined_name`",
+                "--> bad.rs:3:13",
+                "error[E0308]: mismatched types",
+                "--> bad.rs:2:18",
+            ],
+        ),
         ("gcc_make.txt", ["bad.c:2:", "error:", "make: ***"]),
-        ("javac_errors.txt", ["Bad.java:1: error: incompatible types", "Bad.java:1: error: cannot find symbol"]),
+        (
+            "javac_errors.txt",
+            ["Bad.java:1: error: incompatible types", "Bad.java:1: error: cannot find symbol"],
+        ),
         ("java_trace.txt", ["java.lang.IllegalStateException: boom at depth", "at Boom.main(Boom.java:1)"]),
         ("node_tap_fail.txt", ["not ok 21 - totals match", "41 !== 42", "a.test.mjs:4:35", "# fail 1"]),
         ("node_error.txt", ["TypeError: Cannot read properties of null (reading 'x')", "err.js:1:20"]),
@@ -112,9 +132,24 @@ db-1  | FATAL:  terminating connection due to administrator command
 @pytest.mark.parametrize(
     ("text", "needles"),
     [
-        (GO_TEST, ["calc_test.go:21: Divide(1, 0) = 0; want error", "--- FAIL: TestDivide", "FAIL\texample.com/calc"]),
-        (JEST, ["● sum › adds negative numbers", "Expected: -3", "Received: 3", "src/sum.test.js:9:24",
-                "Tests:       1 failed"]),
+        (
+            GO_TEST,
+            [
+                "calc_test.go:21: Divide(1, 0) = 0; want error",
+                "--- FAIL: TestDivide",
+                "FAIL\texample.com/calc",
+            ],
+        ),
+        (
+            JEST,
+            [
+                "● sum › adds negative numbers",
+                "Expected: -3",
+                "Received: 3",
+                "src/sum.test.js:9:24",
+                "Tests:       1 failed",
+            ],
+        ),
         (ESLINT, ["/home/dev/app/src/index.js", "3:7   error", "✖ 2 problems"]),
         (TSC, ["src/app.ts(4,7): error TS2322"]),
         (DOCKER, ["worker-1 exited with code 137", "FATAL:  terminating connection"]),
@@ -134,5 +169,7 @@ def test_classification_recognises_the_families(run: Run) -> None:
     """Build output, test traces and log dumps get their classification."""
     assert run(fixture_bytes("rustc_errors.txt")).classification == "BUILD_OUTPUT"
     assert run(fixture_bytes("node_tap_fail.txt")).classification == "TEST_TRACE"
-    log = "".join(f"2024-05-01 10:00:{i % 60:02d},123 INFO [main] svc.Worker: handled request {i}\n" for i in range(300))
+    log = "".join(
+        f"2024-05-01 10:00:{i % 60:02d},123 INFO [main] svc.Worker: handled request {i}\n" for i in range(300)
+    )
     assert run(log.encode()).classification == "LOG_DUMP"

@@ -42,7 +42,9 @@ def test_invalid_utf8_becomes_replacement_characters(run: Run, store: OriginalSt
     assert b"".join(store.iter_bytes(result.restore_id)) == data
 
 
-def test_a_ten_megabyte_line_is_truncated_in_the_rendering_but_stored_whole(run: Run, store: OriginalStore) -> None:
+def test_a_ten_megabyte_line_is_truncated_in_the_rendering_but_stored_whole(
+    run: Run, store: OriginalStore
+) -> None:
     """A minified 10 MB line: rendered with a marker, restored whole, memory bounded."""
     huge = b"ERROR " + b"x" * (10 * 1024 * 1024) + b"\n"
     data = b"start\n" + huge + b"end ERROR done\n"

@@ -12,22 +12,34 @@ def _gen_case(root: Path) -> None:
     case = root / "gen" / "demo"
     case.mkdir(parents=True)
     (case / "output.txt").write_text("x\n")
-    (case / "truth.json").write_text(json.dumps({
-        "exit_code": 1,
-        "must_survive": [{"kind": "loc", "value": "a.py:3"}, {"kind": "msg", "value": "boom"}],
-        "should_survive": [{"kind": "frame", "value": "b.py:9"}],
-    }))
+    (case / "truth.json").write_text(
+        json.dumps(
+            {
+                "exit_code": 1,
+                "must_survive": [{"kind": "loc", "value": "a.py:3"}, {"kind": "msg", "value": "boom"}],
+                "should_survive": [{"kind": "frame", "value": "b.py:9"}],
+            }
+        )
+    )
 
 
 def _loghub_case(root: Path) -> None:
     case = root / "loghub" / "Sys"
     case.mkdir(parents=True)
     (case / "Sys_2k.log").write_text("l\n")
-    (case / "truth.json").write_text(json.dumps({
-        "log_file": "Sys_2k.log",
-        "primary": {"items": [{"line": 7, "value": "WARN", "content": "disk slow ", "line_text": "t WARN disk slow"}]},
-        "secondary": None,
-    }))
+    (case / "truth.json").write_text(
+        json.dumps(
+            {
+                "log_file": "Sys_2k.log",
+                "primary": {
+                    "items": [
+                        {"line": 7, "value": "WARN", "content": "disk slow ", "line_text": "t WARN disk slow"}
+                    ]
+                },
+                "secondary": None,
+            }
+        )
+    )
 
 
 def test_both_formats_load_from_one_root(tmp_path: Path) -> None:
