@@ -25,15 +25,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from summarizer.bank import atomic
-from summarizer.bank.active_context import render_active_context
+from summarizer.bank.active_context import ActiveContext, render_active_context
 from summarizer.bank.archive import append_entries, archive_file
 from summarizer.bank.engine import mask_fields
 from summarizer.bank.layout import BankState, load_state
 from summarizer.bank.phase_plan import PlanContext, apply_artifacts, apply_entries, prepare_entries
-from summarizer.bank.progress_log import render_progress_log
+from summarizer.bank.progress_log import ProgressLog, render_progress_log
 from summarizer.bank.report import GateReport
 from summarizer.bank.trim import trim
-from summarizer.bank.xref import render_next_ids, render_xref
+from summarizer.bank.xref import XrefIndex, render_next_ids, render_xref
 from summarizer.bank.zz import render_zz
 from summarizer.errors import InputError, StorageError
 from summarizer.models import SubtaskSummary
@@ -81,9 +81,18 @@ def plan_gate(state: BankState, request: GateRequest) -> GatePlan:
 
     plan = GatePlan()
 
+    # An absent file whose new text is just the empty skeleton is not created.
+    skeletons = {
+        render_xref(XrefIndex()),
+        render_progress_log(ProgressLog()),
+        render_active_context(ActiveContext()),
+    }
+
     def stage(path: Path, text: str | None) -> None:
-        if text is not None and text != state.current(path):
-            plan.writes.append((path, text))
+        current = state.current(path)
+        if text is None or text == current or (current is None and text in skeletons):
+            return
+        plan.writes.append((path, text))
 
     stage(paths.next_ids, render_next_ids(state.xref.next_ids) if state.xref.added else None)
     stage(paths.xref, render_xref(state.xref))

@@ -160,3 +160,13 @@ def test_cli_read_only_filesystem_changes_nothing(
     code, _, err = _run("--phase", "1", "--bank", str(read_only_bank), str(batch))
     assert code == 1 and "Read-only file system" in err and err.count("\n") == 1
     assert snapshot(read_only_bank) == before
+
+
+def test_cli_entries_without_date_get_todays_utc_date(tmp_path: Path, entries: Path) -> None:
+    """No --date: today's date in UTC (documented); --date pins it."""
+    import datetime as dt
+
+    bank = tmp_path / "b"
+    today = dt.datetime.now(dt.UTC).date().isoformat()
+    assert _run("--phase", "1", "--bank", str(bank), str(entries))[0] == 0
+    assert f"### {today} — 1: hermes" in (bank / "02-progress-log.md").read_text()

@@ -168,3 +168,19 @@ def test_parallel_phases_in_one_batch_get_one_zz_each(gate: Gate, bank: Path) ->
     assert report.zz_files == (".tmp/ZZ-phase2a-context.md", ".tmp/ZZ-phase2b-context.md")
     assert [b.phase for b in report.budgets] == ["2a", "2b"]
     assert "# Phase 2a → Phase 3 Context" in (bank / ".tmp/ZZ-phase2a-context.md").read_text()
+
+
+def test_a_batch_with_nothing_to_compress_writes_nothing(gate: Gate, bank: Path) -> None:
+    """Only protected entries: flagged, and no bank file is created."""
+    report = gate("1", [{**TYPO, "status": "in_progress"}])
+    assert report.compressed == 0 and report.skipped == 1 and report.written == ()
+    assert snapshot(bank) == {}
+
+
+def test_learnings_pending_is_reported(gate: Gate, bank: Path, tmp_path: Path) -> None:
+    """The wisdom bridge check: a non-empty learnings.md for the feature is reported."""
+    learnings = tmp_path / "learnings"
+    assert gate("1", [JWT], feature="auth", learnings=learnings).learnings_pending is False
+    (learnings / "auth").mkdir(parents=True)
+    (learnings / "auth" / "learnings.md").write_text("- x\n")
+    assert gate("2", [TYPO], feature="auth", learnings=learnings).learnings_pending is True

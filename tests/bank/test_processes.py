@@ -96,8 +96,7 @@ def _temps(bank: Path) -> list[Path]:
 def _prepare(tmp_path: Path) -> tuple[Path, Path, dict[str, bytes], dict[str, bytes]]:
     """A bank after phase 1, the phase-2 batch, the old snapshot and the snapshot of a clean phase-2 run."""
     bank = tmp_path / "bank"
-    first = _gate(bank, "1", write_jsonl(tmp_path / "p1.jsonl", [TABLE, TYPO]))
-    assert first.wait(timeout=60) == 0
+    _rerun(bank, "1", write_jsonl(tmp_path / "p1.jsonl", [TABLE, TYPO]))
     (bank / ".tmp" / "REVIEW-phase2.md").write_text("Verdict: APPROVED\n")
     old = snapshot(bank)
     batch = write_jsonl(tmp_path / "p2.jsonl", _batch(2))
