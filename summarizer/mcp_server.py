@@ -153,12 +153,22 @@ def build_server(settings: Settings | None = None, *, tools: str = "", memory: M
     here = cwd or Path.cwd()
     chosen = resolve_tools(tools)
     engram_tools = [_engram_tool(spec, memory) for name, spec in TOOL_SPECS.items() if name in chosen]
-    server: MCPServer[Any] = MCPServer("summarizer", instructions=INSTRUCTIONS, tools=engram_tools)
+    server: MCPServer[Any] = MCPServer("summarizer", instructions=INSTRUCTIONS, version=_version(),
+                                       tools=engram_tools)
     _register_phase(server)
     _register_output(server, settings)
     _register_envelope(server)
     _register_session(server, settings, memory, here)
     return server
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("agent-summarizer")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0"
 
 
 def serve(tools: str = "") -> None:
