@@ -27,7 +27,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from functools import lru_cache
 from typing import Any, Literal
 
 from summarizer.keywords import Concept, find_concepts
@@ -99,6 +98,8 @@ _WAS_BLOCKED = re.compile(
 _CENT = Decimal("0.01")
 _DEC_CACHE: dict[float, Decimal] = {}
 _KEYWORD_DIMS: dict[tuple[str, ...], tuple[float, float, float]] = {}
+_ROUNDED: dict[tuple[float, ...], tuple[Decimal, Band]] = {}
+_PREFLIGHT: dict[tuple[str, str | None, str | None], Preflight] = {}
 
 
 def _dec(value: float) -> Decimal:
@@ -265,11 +266,17 @@ def _keyword_dimensions(concepts: tuple[Concept, ...]) -> tuple[float, float, fl
     return cached
 
 
-@lru_cache(maxsize=8192)
 def _rounded_and_band(dims: Dimensions) -> tuple[Decimal, Band]:
-    # Dimension values come from small finite sets, so a batch reuses a few hundred results.
-    rounded = round_score(dims.weighted())
-    return rounded, band_for(rounded)
+    # Dimension values come from small finite sets, so a batch reuses a few hundred results; the
+    # key is a plain tuple because hashing the dataclass costs more than the Decimal sum it saves.
+    key = (dims.impact, dims.risk, dims.novelty, dims.blockers, dims.downstream)
+    cached = _ROUNDED.get(key)
+    if cached is None:
+        rounded = round_score(dims.weighted())
+        cached = (rounded, band_for(rounded))
+        if len(_ROUNDED) < 65536:
+            _ROUNDED[key] = cached
+    return cached
 
 
 def _scanned_text(entry: SubtaskSummary) -> str:
@@ -300,7 +307,12 @@ def score_entry(entry: SubtaskSummary, to: str | Iterable[str] | None = None) ->
         downstream=downstream_relevance(entry.from_agent, to_agents),
     )
     rounded, band = _rounded_and_band(dims)
-    check = preflight(entry.status, entry.verdict, entry.status_note)
+    preflight_key = (entry.status, entry.verdict, entry.status_note)
+    check = _PREFLIGHT.get(preflight_key)
+    if check is None:
+        check = preflight(*preflight_key)
+        if len(_PREFLIGHT) < 4096:
+            _PREFLIGHT[preflight_key] = check
     priority: Band = "MEDIUM" if check.warning and _RANK[band] < _RANK["MEDIUM"] else band
     return Score(
         score=float(rounded),

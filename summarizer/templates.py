@@ -176,7 +176,13 @@ def _detail_values(entry: SubtaskSummary, facts: Facts, name: str) -> tuple[str,
     entry_values: dict[str, tuple[str, str | None]] = {
         "files": ("files ", files_text(entry.files_changed, 5) if entry.files_changed else None),
         "tests": ("tests ", entry.tests),
-        "status": ("status ", entry.status + (f" ({entry.status_note})" if entry.status_note else "")),
+        # "complete" is the default and says nothing; any other status is worth a mention.
+        "status": (
+            "status ",
+            None
+            if entry.status == "complete" and not entry.status_note
+            else entry.status + (f" ({entry.status_note})" if entry.status_note else ""),
+        ),
         "coverage": ("coverage ", entry.coverage),
         "verdict": ("verdict ", entry.verdict),
         "critical_issues": ("critical issues ", None if issues is None else str(issues)),

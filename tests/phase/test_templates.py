@@ -81,7 +81,7 @@ def test_demeter_to_hermes_carries_tables_columns_and_migration() -> None:
 def test_the_pair_decides_what_is_carried() -> None:
     """The same entry sent to Mnemosyne carries only its status; to Themis its files and tests."""
     to_archive = render_lines(HERMES, "HIGH", to="mnemosyne")
-    assert "401" not in to_archive[0] and "status complete" in to_archive[0]
+    assert to_archive[0] == "Added POST /auth/login and POST /auth/refresh with JWT rotation."
     assert to_archive[1] == "Mnemosyne archives it as a minimal record."
     to_review = render_lines(entry(summary="Added login.", tests="14 passed", files=["a.py"], agent="hermes"),
                              "HIGH", to="themis")  # fmt: skip

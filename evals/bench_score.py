@@ -1,0 +1,141 @@
+"""Benchmark the phase-gate scorer: in-process throughput and the CLI's cold start.
+
+Two figures, each next to a baseline measured in the same run (the machine is shared and noisy):
+
+1. Entries scored per second, in-process, over N varied entries (default 100,000) on one core:
+   ``summarizer.scoring.score_entry`` on validated entries (goal: >= 20,000/s), and the same with
+   pydantic validation of the raw dict included (what an MCP call pays). Baseline: one pass of
+   ``str.lower()`` over the same summaries, to show the machine's speed at the time.
+2. The median wall time of ``summarizer score --text ... --json`` (the installed console script,
+   one entry) against ``python -c pass`` (goal: at most 10x), run alternately so that both see
+   the same load. ``python -c "import click, pydantic; pydantic.BaseModel"``-style floors are
+   printed too, to show what the dependencies alone cost.
+
+    .venv/bin/python evals/bench_score.py              # 100,000 entries, 21 cold starts each
+    .venv/bin/python evals/bench_score.py --n 20000 --runs 9
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from summarizer.models import SubtaskSummary
+from summarizer.scoring import score_entry
+
+AGENTS = ("hermes", "aphrodite", "demeter", "themis", "mnemosyne", "hephaestus", "prometheus", "zeus")
+VERBS = ("Added", "Fixed", "Refactored", "Renamed", "Deleted", "Documented", "Migrated", "Reviewed", "Tuned")
+THINGS = (
+    "JWT auth endpoint", "refresh token rotation", "orders table", "new column expires_at", "login page",
+    "README typo", "CSS for the navbar", "Docker image", "deploy pipeline", "foreign key to users",
+    "unique index on email", "role permissions", "POST /api/v1/orders route", "config loader",
+    "docstring of the parser", "password reset flow", "service boundary", "schema of invoices",
+    "comment in utils", "deprecated settings", "webhook retries", "style of the cards",
+)  # fmt: skip
+TAILS = (
+    "", " with tests", "; was blocked by review", " and unblocked the UI", ". Must rotate keys weekly.",
+    " behind a flag", " (returns 401 on bad tokens)", " for the v2 API", ", however it is slow on big lists",
+)  # fmt: skip
+STATUSES = ("complete", "complete", "complete", "partial (waiting on API)", "in_progress", "blocked")
+
+
+def make_entries(n: int, seed: int = 7) -> list[dict[str, object]]:
+    """``n`` varied raw entries (deterministic for a seed), each with a unique id in its text."""
+    rng = random.Random(seed)
+    out: list[dict[str, object]] = []
+    for i in range(n):
+        summary = f"{rng.choice(VERBS)} {rng.choice(THINGS)}{rng.choice(TAILS)} #{i}"
+        files = [f"src/mod{rng.randrange(50)}/file{j}.py" for j in range(rng.choice((0, 1, 2, 3, 5, 7, 12)))]
+        out.append({
+            "summary": summary, "files_changed": files, "status": rng.choice(STATUSES),
+            "from": rng.choice(AGENTS), "to": rng.choice(AGENTS),
+        })  # fmt: skip
+    return out
+
+
+def bench_throughput(n: int) -> None:
+    """Entries per second: score_entry on validated entries, and validation + scoring."""
+    raw = make_entries(n)
+    entries = [SubtaskSummary.model_validate(r) for r in raw]
+    texts = [e.summary for e in entries]
+
+    t0 = time.perf_counter()
+    for text in texts:
+        text.lower()
+    baseline = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    for entry in entries:
+        score_entry(entry)
+    scoring = time.perf_counter() - t0
+
+    t0 = time.perf_counter()
+    for item in raw:
+        score_entry(SubtaskSummary.model_validate(item))
+    validated = time.perf_counter() - t0
+
+    print(f"entries: {n:,} varied (unique text each)")
+    print(f"  score_entry (validated entries) : {n / scoring:>10,.0f} entries/s   (goal >= 20,000/s)")
+    print(f"  validate + score (raw dicts)    : {n / validated:>10,.0f} entries/s")
+    print(f"  baseline str.lower() per entry  : {n / baseline:>10,.0f} /s (machine speed now)")
+
+
+def _wall(cmd: list[str], env: dict[str, str]) -> float:
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
+    return time.perf_counter() - t0
+
+
+def bench_cold_start(runs: int) -> None:
+    """Median wall time of `summarizer score` on one entry vs `python -c pass`, interleaved."""
+    exe = Path(sys.executable).with_name("summarizer")
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    commands = {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "summarizer score": [
+            str(exe), "score", "--text", "Added JWT auth endpoint with refresh token rotation",
+            "--files", "backend/routers/auth.py,backend/services/auth_service.py",
+            "--from", "hermes", "--to", "aphrodite", "--json",
+        ],
+        "floor: import click + pydantic model": [
+            sys.executable, "-c",
+            "import click; from pydantic import BaseModel\nclass M(BaseModel):\n    x: int = 0",
+        ],
+        "floor: same, plugins disabled": [
+            sys.executable, "-c",
+            "import os; os.environ['PYDANTIC_DISABLE_PLUGINS'] = '__all__'\n"
+            "import click; from pydantic import BaseModel\nclass M(BaseModel):\n    x: int = 0",
+        ],
+    }  # fmt: skip
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for cmd in commands.values():  # warm the OS file cache once
+        _wall(cmd, env)
+    for _ in range(runs):
+        for name, cmd in commands.items():
+            times[name].append(_wall(cmd, env))
+    base = statistics.median(times["python -c pass"])
+    print(f"cold start, median of {runs} interleaved runs:")
+    for name, values in times.items():
+        median = statistics.median(values)
+        print(f"  {name:<38} {median * 1000:7.1f} ms   {median / base:5.1f}x python -c pass")
+    print("  goal: summarizer score <= 10x python -c pass")
+
+
+def main() -> None:
+    """Run both benchmarks."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=100_000, help="entries for the throughput run")
+    parser.add_argument("--runs", type=int, default=21, help="cold-start runs per command")
+    args = parser.parse_args()
+    bench_throughput(args.n)
+    bench_cold_start(args.runs)
+
+
+if __name__ == "__main__":
+    main()
