@@ -176,9 +176,6 @@ def _log_body(entry: BankEntry) -> list[str]:
 
 def _escalate_or_flag(ctx: PlanContext, phase: str, group_entries: list[BankEntry], allocated: int) -> None:
     critical = [e for e in group_entries if e.band == "CRITICAL"]
-    critical_lines = sum(e.cost for e in critical)
-    if critical_lines > TOTAL_BUDGET:
-        raise EscalationRequired(f"Phase {phase}: {escalation_message(critical_lines)}")
     if len(critical) > 5:
         ctx.flags.append(f"Phase {phase} has {len(critical)} > 5 CRITICAL entries. Budget risk.")
     used = sum(e.cost for e in group_entries)
@@ -244,6 +241,12 @@ def apply_entries(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -> 
         ctx.state.xref.touch_feature(
             feature, phase, [p.agent for p in members], top.score.priority, top.title
         )
+    # Seed §18 "Exceed budget": CRITICAL lines alone over the section's 100-line total. Only a gate
+    # that adds CRITICAL lines escalates, so re-running an accepted gate stays a no-op.
+    critical_lines = sum(e.cost for e in active.entries() if e.band == "CRITICAL")
+    if critical_lines > TOTAL_BUDGET and any(e.band == "CRITICAL" for e in ctx.written):
+        phases = ", ".join(dict.fromkeys(p.phase for p in prepared))
+        raise EscalationRequired(f"Phase {phases}: {escalation_message(critical_lines)}")
 
 
 def _store_row(rows: list[LedgerRow], row: LedgerRow) -> None:

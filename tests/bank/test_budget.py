@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from summarizer.bank.active_context import parse_active_context
 from summarizer.bank.ledger import carryover, per_phase_budget
+from summarizer.errors import EscalationRequired
 
-from .conftest import DATE, JWT, TABLE, TYPO, Gate, snapshot
+from .conftest import JWT, TABLE, TYPO, Gate, snapshot
 
 MEDIUM = {"summary": "Renamed helper functions in utils", "files_changed": ["a.py"], "from_agent": "hermes"}
 
@@ -102,10 +105,21 @@ def test_c7_cuts_medium_when_low_is_not_enough_and_never_touches_high(gate: Gate
 
 
 def test_critical_and_high_over_the_cap_are_reported_not_dropped(gate: Gate, bank: Path) -> None:
-    """36 CRITICAL over several phases (108 lines): flagged, every entry kept."""
-    for phase in range(3):
-        report = gate(str(phase), [_critical(f"c{phase}_{i}") for i in range(12)], estimated_phases=1)
+    """30 CRITICAL (90 lines) then 10 expanded HIGH (20): 110 lines, C7 cannot trim them: flagged, kept."""
+    gate("1", [_critical(f"c{i}") for i in range(30)], estimated_phases=1)
+    report = gate("2", [_high(f"h{i}") for i in range(10)], estimated_phases=1)
     assert any("never dropped" in f for f in report.flags)
     ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
-    assert len(ctx.entries()) == 36
-    assert DATE in (bank / "01-active-context.md").read_text()
+    assert len(ctx.entries()) == 40 and sum(e.cost for e in ctx.entries()) == 110
+
+
+def test_critical_lines_over_the_section_total_escalate(gate: Gate, bank: Path) -> None:
+    """CRITICAL alone above 100 lines across phases: the gate adding them escalates, nothing written;
+    re-running an accepted gate still passes."""
+    gate("1", [_critical(f"a{i}") for i in range(20)], estimated_phases=1)
+    before = snapshot(bank)
+    with pytest.raises(EscalationRequired, match="require 105 lines but budget is 100"):
+        gate("2", [_critical(f"b{i}") for i in range(15)], estimated_phases=1)
+    assert snapshot(bank) == before
+    gate("1", [_critical(f"a{i}") for i in range(20)], estimated_phases=1)
+    assert snapshot(bank) == before
