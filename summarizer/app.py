@@ -7,19 +7,23 @@ imports (litellm through ``summarizer.llm``, redis) happen inside these function
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import dataclasses
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from summarizer.prompts import PromptLibrary
 from summarizer.settings import Settings
 
 if TYPE_CHECKING:
     from summarizer_cache import DiskCache, RedisCache
 
+    from summarizer.models import SubtaskSummary
+    from summarizer.phase import BatchResult, Compressed
     from summarizer.ports import Completer
     from summarizer.retry import RetryPolicy
-    from summarizer.semantic import Summarizer
+    from summarizer.semantic import EntryJob, Generation, Summarizer
 
-__all__ = ["build", "build_cache"]
+__all__ = ["build", "build_cache", "semantic_batch", "semantic_compress"]
 
 
 def build_cache(settings: Settings) -> DiskCache | RedisCache:
@@ -42,6 +46,7 @@ def build(
     summary comes from the template. ``use_cache=False`` (``--no-cache``) disables the cache.
     ``completer`` overrides the litellm adapter (evals and tests pass a fake).
     """
+    from summarizer.prompts import PromptLibrary
     from summarizer.semantic import Summarizer
 
     if completer is None and settings.model and not settings.offline:
@@ -59,3 +64,70 @@ def build(
         concurrency=settings.concurrency,
         timeout_s=settings.timeout_s,
     )
+
+
+# ---- phase-gate wiring: CRITICAL/HIGH lines through the semantic service -------------------------
+
+
+def semantic_compress(entry: SubtaskSummary, compressed: Compressed, settings: Settings) -> Compressed:
+    """Replace a compressed CRITICAL/HIGH entry's template lines with the semantic summary.
+
+    Anything else (MEDIUM/LOW, a protected entry) is returned unchanged. The template lines are the
+    fallback, so the result is always complete; ``source``/``reason`` say which answered and why.
+    """
+    from summarizer.masks import masked_entry
+    from summarizer.phase import scrub_entry
+    from summarizer.semantic import EntryJob
+
+    band = compressed.score.priority
+    if not compressed.compressed or (band != "CRITICAL" and band != "HIGH"):
+        return compressed
+    clean, _ = scrub_entry(entry)
+    job = EntryJob(entry=clean, band=band, fallback="\n".join(compressed.lines))
+    [generation] = build(settings).summarize_entries_sync([job])
+    _, fields = masked_entry(clean, band, generation.lines)
+    return dataclasses.replace(
+        compressed, lines=generation.lines, fields=fields, source=generation.source, reason=generation.reason
+    )
+
+
+def semantic_batch(
+    result: BatchResult, settings: Settings, *, progress: bool | None = None
+) -> dict[str, Any]:
+    """``result.as_dict()`` with every expanded CRITICAL/HIGH entry summarised by the service.
+
+    Entries run concurrently (``settings.concurrency``); a progress bar goes to stderr only when
+    stderr is a terminal (``progress=None``) and the batch has more than 3 such entries.
+    """
+    from summarizer.semantic import EntryJob
+
+    data = result.as_dict()
+    by_id = {s.id: s for s in result.entries}
+    rows = [
+        row
+        for phase in data["phases"]
+        for row in phase["entries"]
+        if row["mode"] == "expanded" and row["priority"] in ("CRITICAL", "HIGH")
+    ]
+    jobs: list[EntryJob] = [
+        EntryJob(entry=by_id[row["id"]].entry, band=row["priority"], fallback="\n".join(row["lines"]))
+        for row in rows
+    ]
+    for row, generation in zip(rows, _run_with_progress(build(settings), jobs, progress), strict=True):
+        row["lines"], row["source"] = list(generation.lines), generation.source
+        if generation.reason:
+            row["reason"] = generation.reason
+    return data
+
+
+def _run_with_progress(
+    service: Summarizer, jobs: Sequence[EntryJob], progress: bool | None
+) -> list[Generation]:
+    show = (sys.stderr.isatty() if progress is None else progress) and len(jobs) > 3
+    if not show:
+        return service.summarize_entries_sync(jobs)
+    import click
+
+    with click.progressbar(length=len(jobs), label="summarising", file=sys.stderr) as bar:
+        tick: Callable[[Generation], None] = lambda _generation: bar.update(1)  # noqa: E731
+        return service.summarize_entries_sync(jobs, on_done=tick)

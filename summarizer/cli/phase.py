@@ -23,6 +23,7 @@ from summarizer.errors import InputError
 
 if TYPE_CHECKING:
     from summarizer.models import SubtaskSummary
+    from summarizer.settings import Settings
 
 # pydantic scans every installed distribution for plugins when it builds the first model; in this
 # environment (litellm, mcp, ...) that scan is a large share of the cold start, and a CLI process
@@ -158,13 +159,40 @@ def compress(
 
     item = _load_entry(entry, text, files, status, from_agent, to_agent, phase)
     result = compress_one(item)
+    if settings := _llm_settings(model, api_base, offline, no_cache, concurrency):
+        from summarizer.app import semantic_compress  # CRITICAL/HIGH through the LLM service
+
+        result = semantic_compress(item, result, settings)
     if as_json:
         emit_json(result.as_dict())
         return
     for line in result.lines:
         click.echo(line)
+    if settings and result.reason:
+        click.echo(f"summarizer: template used: {result.reason}", err=True)
     for flag in result.score.flags:
         click.echo(f"summarizer: {flag}", err=True)
+
+
+def _llm_settings(
+    model: str | None, api_base: str | None, offline: bool, no_cache: bool, concurrency: int | None
+) -> Settings | None:
+    """Settings for the semantic path, or None when no model is configured (templates only, fast)."""
+    if not (model or os.environ.get("SUMMARIZER_MODEL")):
+        return None
+    from summarizer.settings import Settings
+
+    flags = {"model": model, "api_base": api_base, "concurrency": concurrency}
+    return Settings.load(os.environ, offline=offline or None, use_cache=False if no_cache else None, **flags)
+
+
+_LLM_OPTIONS = [
+    click.option("--model", help="litellm model for CRITICAL/HIGH summaries (default: the template)."),
+    click.option("--api-base", help="OpenAI-compatible base URL for --model."),
+    click.option("--offline", is_flag=True, help="Never call a model: the deterministic template answers."),
+    click.option("--no-cache", is_flag=True, help="Do not read or write the summary cache."),
+    click.option("--concurrency", type=click.IntRange(1, 64), default=8, show_default=True),
+]
 
 
 def _read_entries(paths: tuple[str, ...]) -> list[SubtaskSummary]:
@@ -211,17 +239,37 @@ def stats(files: tuple[str, ...], phases: int | None, as_json: bool) -> None:
 @click.argument("file")
 @_PHASES
 @click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON (with rendered lines).")
+@_LLM_OPTIONS[0]
+@_LLM_OPTIONS[1]
+@_LLM_OPTIONS[2]
+@_LLM_OPTIONS[3]
+@_LLM_OPTIONS[4]
 @handle_errors
-def batch(file: str, phases: int | None, as_json: bool) -> None:
+def batch(
+    file: str,
+    phases: int | None,
+    as_json: bool,
+    model: str | None,
+    api_base: str | None,
+    offline: bool,
+    no_cache: bool,
+    concurrency: int,
+) -> None:
     """Score and budget a phase batch (JSONL, or '-') and print the plan.
 
+    With --json and a model, expanded CRITICAL/HIGH lines come from the LLM, --concurrency at a time.
     Exit 1 after printing the plan when CRITICAL entries alone exceed the 100-line total
     (an escalation: nothing may be written).
     """
     from summarizer.phase import batch_plan
 
     result = batch_plan(_read_entries((file,)), phases)
-    if as_json:
+    settings = _llm_settings(model, api_base, offline, no_cache, concurrency) if as_json else None
+    if settings:
+        from summarizer.app import semantic_batch
+
+        emit_json(semantic_batch(result, settings))
+    elif as_json:
         emit_json(result.as_dict())
     else:
         data = result.as_dict(lines=False)
