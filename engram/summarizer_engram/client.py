@@ -32,6 +32,7 @@ from summarizer_engram.models import (
     Stats,
     TimelineResult,
 )
+from summarizer_engram.normalize import normalize_topic_key
 
 __all__ = ["DEFAULT_URL", "Client"]
 
@@ -135,7 +136,7 @@ class Client:
 
     def latest_by_topic(self, prefix: str, *, project: str = "", scope: str = "") -> Observation | None:
         """Newest-updated of the recent observations whose topic_key starts with ``prefix``."""
-        key = prefix.strip().lower()
+        key = normalize_topic_key(prefix)
         hits = [o for o in self.recent_observations(project, scope, _RECENT_SCAN)
                 if o.topic_key and o.topic_key.startswith(key)]
         return max(hits, key=lambda o: (o.updated_at, o.id)) if hits else None

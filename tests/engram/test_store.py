@@ -404,3 +404,10 @@ def test_search_fills_the_limit_past_deleted_top_matches(store: Store) -> None:
         store.delete(oid)
     hits = store.search("alpha")
     assert len(hits) == 10 and {h.id for h in hits} <= rest
+
+
+def test_latest_by_topic_normalises_the_prefix_like_the_save(store: Store) -> None:
+    """A project name with capitals and spaces is found by the same spelling it was saved under."""
+    store.save("s1", "doc", "body", project="My App", topic_key="session/My App/compressed/2026-01-01")
+    found = store.latest_by_topic("session/My App/compressed/", project="My App")
+    assert found is not None and found.topic_key == "session/my-app/compressed/2026-01-01"
