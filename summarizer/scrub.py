@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from summarizer.scrub_patterns import RULES, Rule, generic_kind, plausible_value
+from summarizer.scrub_patterns import KEYWORDS, RULES, Rule, generic_kind, plausible_value
 
 __all__ = ["LineScrubber", "Redaction", "scrub"]
 
@@ -77,6 +77,15 @@ def _stripped_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     return (start + left, start + right) if right > left else None
 
 
+def _escaped_span(text: str, start: int, end: int) -> tuple[int, int] | None:
+    """Like :func:`_stripped_span`, also trimming literal ``\\n``/``\\r`` escapes at both ends."""
+    while start < end and (text[start].isspace() or text.startswith(("\\n", "\\r"), start)):
+        start += 1 if text[start].isspace() else 2
+    while end > start and (text[end - 1].isspace() or text.endswith(("\\n", "\\r"), start, end)):
+        end -= 1 if text[end - 1].isspace() else 2
+    return (start, end) if end > start else None
+
+
 def _pem_candidates(text: str) -> list[_Candidate]:
     out: list[_Candidate] = []
     for m in _PEM_BEGIN.finditer(text):
@@ -85,7 +94,7 @@ def _pem_candidates(text: str) -> list[_Candidate]:
         stop = text.find(end_marker, m.end())
         if stop != -1 and "\n" not in text[m.end() : stop]:
             # Single-line form (JSON with `\n` escapes, or a key pasted on one line): one span.
-            if span := _stripped_span(text, m.end(), stop):
+            if span := _escaped_span(text, m.end(), stop):
                 out.append(_Candidate(*span, 0, kind))
             continue
         pos = m.end()
@@ -104,33 +113,96 @@ def _pem_candidates(text: str) -> list[_Candidate]:
 
 
 def _rule_candidate(rule: Rule, m: re.Match[str]) -> _Candidate | None:
-    if rule.kind != "generic":
-        if rule.validate is not None and not rule.validate(m):
+    if rule.left is not None and m.start() > 0 and rule.left.match(m.string, m.start() - 1):
+        return None
+    if rule.validate is not None and not rule.validate(m):
+        return None
+    return _Candidate(m.start("v"), m.end("v"), rule.priority, rule.kind)
+
+
+_KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+_KEY_FORBIDDEN_LEFT = frozenset("/\\:")  # paths (a/secret: x) and Rust paths (auth::token: x)
+_GENERIC_TRIGGERS = ("pass", "pwd", "secret", "credential", "token", "key")
+_GENERIC_PRIORITY = 20
+
+
+def _generic_candidate(m: re.Match[str]) -> _Candidate | None:
+    """``<key><sep><value>`` where the key ends in a keyword; found by walking back from it."""
+    text = m.string
+    start = m.start()
+    while start > 0 and text[start - 1] in _KEY_CHARS:
+        start -= 1
+    key = text[start : m.end("kw")].lstrip("-")
+    before = start - 1
+    if quote := m.group("q"):
+        if before < 0 or text[before] != quote:
             return None
-        return _Candidate(m.start("v"), m.end("v"), rule.priority, rule.kind)
-    key = m.group("k")
-    kind = generic_kind(key.lstrip("-"))
+        before -= 1
+    if before >= 0 and text[before] in _KEY_FORBIDDEN_LEFT:
+        return None
+    kind = generic_kind(key)
     if kind is None:
         return None
     group = next(g for g in ("dq", "sq", "v") if m.group(g) is not None)
-    if not plausible_value(m.group(group), key.lstrip("-")):
+    if not plausible_value(m.group(group), key):
         return None
-    return _Candidate(m.start(group), m.end(group), rule.priority, kind)
+    return _Candidate(m.start(group), m.end(group), _GENERIC_PRIORITY, kind)
+
+
+_ALL_TRIGGERS = tuple(sorted({t for rule in RULES for t in rule.triggers} | set(_GENERIC_TRIGGERS)))
+_SHORT = 2048  # below this, a rule runs over the whole text once instead of line by line
+
+
+def _lines_with(low: str, triggers: tuple[str, ...]) -> list[tuple[int, int]]:
+    """The (start, end) spans of the lines of ``low`` that contain any trigger."""
+    if len(low) <= _SHORT:
+        return [(0, len(low))] if any(t in low for t in triggers) else []
+    spans: set[tuple[int, int]] = set()
+    for trigger in triggers:
+        i = low.find(trigger)
+        while i != -1:
+            line_start = low.rfind("\n", 0, i) + 1
+            line_end = low.find("\n", i)
+            line_end = len(low) if line_end == -1 else line_end
+            spans.add((line_start, line_end))
+            i = low.find(trigger, line_end)
+    return sorted(spans)
+
+
+_ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 
 
 def _candidates(text: str) -> list[_Candidate]:
     low = text.lower()
+    if len(low) != len(text):  # str.lower() can grow some characters ('İ'); offsets must line up
+        low = text.translate(_ASCII_LOWER)
     found: list[_Candidate] = _pem_candidates(text) if "-----begin" in low else []
-    for rule in RULES:
-        if not any(trigger in low for trigger in rule.triggers):
-            continue
-        for m in rule.pattern.finditer(text):
-            if (cand := _rule_candidate(rule, m)) is not None and cand.end > cand.start:
-                found.append(cand)
+    if found or any(trigger in low for trigger in _ALL_TRIGGERS):
+        found += _rule_candidates(text, low)
     if found and "[redacted:" in low:
         # Idempotency: anything touching an existing placeholder was scrubbed already.
         taken = [(p.start(), p.end()) for p in _PLACEHOLDER.finditer(text)]
         found = [c for c in found if not any(c.start < e and s < c.end for s, e in taken)]
+    return found
+
+
+def _rule_candidates(text: str, low: str) -> list[_Candidate]:
+    found: list[_Candidate] = []
+    # Every rule stays within a line, so it only runs on the lines holding one of its triggers:
+    # a big log costs one lower() and a few C-speed substring scans per trigger.
+    cache: dict[tuple[str, ...], list[tuple[int, int]]] = {}
+    for rule in RULES:
+        spans = cache.get(rule.triggers)
+        if spans is None:
+            spans = cache[rule.triggers] = _lines_with(low, rule.triggers)
+        for line_start, line_end in spans:
+            for m in rule.pattern.finditer(text, line_start, line_end):
+                if (cand := _rule_candidate(rule, m)) is not None and cand.end > cand.start:
+                    found.append(cand)
+    for line_start, line_end in _lines_with(low, _GENERIC_TRIGGERS):
+        for m in KEYWORDS.finditer(text, line_start, line_end):
+            if (cand := _generic_candidate(m)) is not None and cand.end > cand.start:
+                found.append(cand)
     return found
 
 

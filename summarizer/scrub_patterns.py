@@ -4,7 +4,12 @@ Each :class:`Rule` names a ``kind`` (the placeholder says ``[REDACTED:<kind>]``)
 pattern whose group ``v`` (or the whole match) is the secret, the lowercase trigger strings one of
 which must occur in a text before the pattern runs (the cheap prefilter), a priority (lower wins
 when two matches overlap: a specific ``ghp_`` token beats the generic ``token=`` rule that saw
-the same value), and an optional validator that rejects look-alikes.
+the same value), an optional validator that rejects look-alikes, and the character class that must not
+precede a match. The generic ``key = value`` rule is :data:`KEYWORDS` plus Python checks in the
+engine (the key is found by walking back from the keyword, then classified by :func:`generic_kind`).
+
+Every pattern stays within one line (separators are spaces and tabs, never newlines), so the engine can
+run each rule only on the lines that contain one of its triggers.
 
 Rulings encoded here (SPEC.md "Rulings: untrusted data and secrets"):
 
@@ -23,7 +28,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["GENERIC_KEYWORDS", "RULES", "Rule", "generic_kind", "looks_random", "plausible_value"]
+__all__ = ["GENERIC_KEYWORDS", "KEYWORDS", "RULES", "Rule", "generic_kind", "looks_random", "plausible_value"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +40,7 @@ class Rule:
     triggers: tuple[str, ...]
     priority: int
     validate: Callable[[re.Match[str]], bool] | None = None
+    left: re.Pattern[str] | None = None  # a character that must not precede the match
 
 
 def looks_random(body: str, *, min_run: int = 16) -> bool:
@@ -76,7 +82,7 @@ _NOT_SECRETS = frozenset(
 
 _CODE_REFERENCE = re.compile(
     r"""(?x)
-    [A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:\(.*)?$   # settings.DB_PASSWORD, os.environ.get(...)
+    [A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[(\[].*)?$  # settings.DB_PASSWORD, os.environ[...], .get(...)
     | [A-Za-z_]\w*\(.*$                          # get_password()
     | [A-Za-z_]\w*\[.*$                          # os.environ["X"]
     | \$\{?[A-Za-z_]\w*\}?:?-?.*$                # $VAR, ${VAR}, ${VAR:-default}
@@ -103,7 +109,8 @@ def plausible_value(value: str, key: str) -> bool:
 # The last name component(s) that make a key secret, and the kind each one reports.
 GENERIC_KEYWORDS: dict[str, str] = {
     "password": "password", "passwd": "password", "passphrase": "password", "pwd": "password",
-    "pass": "password", "secret": "secret", "clientsecret": "secret", "secretkey": "secret",
+    "pass": "password", "secret": "secret", "secretaccesskey": "secret", "clientsecret": "secret",
+    "secretkey": "secret",
     "credential": "secret", "credentials": "secret", "token": "token", "apikey": "api_key",
     "accesskey": "api_key", "privatekey": "private_key", "authkey": "api_key",
 }
@@ -113,88 +120,85 @@ def generic_kind(key: str) -> str | None:
     """The kind for a secret-looking key name, or None when the key is not secret-like.
 
     The name is split into components on ``_ . - space`` and camelCase humps; the last component,
-    or the last two joined (``api key`` -> ``apikey``), must be a keyword.
+    or the last two or three joined (``api key`` -> ``apikey``), must be a keyword.
     """
     spaced = re.sub(r"([a-z0-9])([A-Z])|([A-Z])([A-Z][a-z])", r"\1\3 \2\4", key)
     parts = [p for p in re.split(r"[\s_.\-]+", spaced.lower()) if p]
     if not parts:
         return None
-    if len(parts) >= 2 and (kind := GENERIC_KEYWORDS.get(parts[-2] + parts[-1])):
-        return kind
-    return GENERIC_KEYWORDS.get(parts[-1])
+    for width in (3, 2, 1):
+        if len(parts) >= width and (kind := GENERIC_KEYWORDS.get("".join(parts[-width:]))):
+            return kind
+    return None
 
 
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-# Left edge of a prefix-literal token: not inside a word, hyphenated word or path segment.
-_L = r"(?<![\w\-])"
+# Characters that must not precede a match (checked by the engine, not by a leading lookbehind:
+# a pattern that starts with its literal prefix lets `re` skip ahead with a fast literal scan).
+_WORDY = re.compile(r"[\w\-]")  # no match inside words or hyphenated words: risk-assessment
+_ALNUM = re.compile(r"[A-Za-z0-9_]")
+_SCHEME_LEFT = re.compile(r"[\w+.\-]")
 _R = r"(?![\w\-])"
-_KEYWORD_ALT = (
-    r"pass(?:word|wd|phrase)?|pwd|secret|credentials?|token|api[ _.\-]?key|access[_.\-]?key"
-    r"|private[_.\-]?key|auth[_.\-]?key"
+_SEP = r"[\"']?[ \t]*(?:[:=]|=>)[ \t]*[\"']?"
+KEYWORDS = re.compile(
+    r"(?i)(?P<kw>pass(?:word|wd|phrase)?|pwd|secret(?:[_.\-]?key)?|credentials?|token|api[ _.\-]?key"
+    r"|access[_.\-]?key|private[_.\-]?key|auth[_.\-]?key)(?P<q>[\"']?)\]?[ \t]*(?::(?!:)|=(?!=)|=>)[ \t]*"
+    r"(?:\"(?P<dq>(?:[^\"\\\n]|\\.)*)\"|'(?P<sq>[^'\n]*)'|(?P<v>[^\s\"'`,;&<>)}\]]+))"
 )
 
 RULES: tuple[Rule, ...] = (
-    Rule("anthropic_key", re.compile(_L + r"(?P<v>sk-ant-[A-Za-z0-9]{2,10}-[A-Za-z0-9_\-]{20,})" + _R),
-         ("sk-ant-",), 10, _group_random("v")),
+    Rule("anthropic_key", re.compile(r"(?P<v>sk-ant-[A-Za-z0-9]{2,10}-[A-Za-z0-9_\-]{20,})" + _R),
+         ("sk-ant-",), 10, _group_random("v"), _WORDY),
     Rule("openai_key",
-         re.compile(_L + r"(?P<v>sk-(?:(?:proj|svcacct|admin|None)-)?(?P<b>[A-Za-z0-9_\-]{20,}))" + _R),
-         ("sk-",), 11, _group_random("b")),
-    Rule("stripe_key", re.compile(_L + r"(?P<v>(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,})" + _R),
-         ("sk_live_", "rk_live_", "sk_test_", "rk_test_", "pk_live_"), 10, _group_random("v", 12)),
+         re.compile(r"(?P<v>sk-(?:(?:proj|svcacct|admin|None)-)?(?P<b>[A-Za-z0-9_\-]{20,}))" + _R),
+         ("sk-",), 11, _group_random("b"), _WORDY),
+    Rule("stripe_key", re.compile(r"(?P<v>[srp]k_(?:live|test)_[A-Za-z0-9]{16,})" + _R),
+         ("sk_live_", "rk_live_", "sk_test_", "rk_test_", "pk_live_"), 10, _group_random("v", 12), _WORDY),
     Rule("github_token",
-         re.compile(r"(?<![A-Za-z0-9_])(?P<v>(?:gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{40,255}))"
-                    r"(?![A-Za-z0-9_])"),
-         ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"), 10),
-    Rule("npm_token", re.compile(r"(?<![A-Za-z0-9_])(?P<v>npm_[A-Za-z0-9]{36})(?![A-Za-z0-9_])"),
-         ("npm_",), 10, _group_random("v")),
-    Rule("aws_access_key",
-         re.compile(r"(?<![A-Za-z0-9])(?P<v>(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16})(?![A-Za-z0-9])"),
-         ("akia", "asia", "abia", "acca"), 10),
+         re.compile(r"(?P<v>gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{40,255})(?![A-Za-z0-9_])"),
+         ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"), 10, None, _ALNUM),
+    Rule("npm_token", re.compile(r"(?P<v>npm_[A-Za-z0-9]{36})(?![A-Za-z0-9_])"),
+         ("npm_",), 10, _group_random("v"), _ALNUM),
+    Rule("aws_access_key", re.compile(r"(?P<v>A(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16})(?![A-Za-z0-9])"),
+         ("akia", "asia", "abia", "acca"), 10, None, _ALNUM),
     Rule("aws_secret_key",
-         re.compile(r"(?i)aws[_\-.]?secret[_\-.]?(?:access[_\-.]?)?key[\"']?\s*(?:[:=]|=>)\s*[\"']?"
-                    r"(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"),
+         re.compile(r"(?i)aws[_\-.]?secret[_\-.]?(?:access[_\-.]?)?key" + _SEP
+                    + r"(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"),
          ("aws",), 12),
-    Rule("google_api_key", re.compile(_L + r"(?P<v>AIza[0-9A-Za-z_\-]{35})" + _R), ("aiza",), 10),
-    Rule("slack_token", re.compile(_L + r"(?P<v>xox[abprse]-[A-Za-z0-9\-]{10,})" + _R), ("xox",), 10,
-         _bearer_ok),
+    Rule("google_api_key", re.compile(r"(?P<v>AIza[0-9A-Za-z_\-]{35})" + _R), ("aiza",), 10, None, _WORDY),
+    Rule("slack_token", re.compile(r"(?P<v>xox[abprse]-[A-Za-z0-9\-]{10,})" + _R), ("xox",), 10,
+         _bearer_ok, _WORDY),
     Rule("slack_webhook",
          re.compile(r"https://hooks\.slack\.com/services/(?P<v>T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,})"),
          ("hooks.slack.com",), 10),
-    Rule("jwt",
-         re.compile(_L + r"(?P<v>eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)" + _R),
-         ("eyj",), 10),
+    Rule("jwt", re.compile(r"(?P<v>eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)" + _R),
+         ("eyj",), 10, None, _WORDY),
     Rule("heroku_api_key",
-         re.compile(r"(?i)heroku[\w.\-]*?(?:api[_\-.]?key|token|key)[\"']?\s*(?:[:=]|=>)\s*[\"']?"
-                    r"(?P<v>" + _UUID + r")(?![0-9a-fA-F])"),
+         re.compile(r"(?i)heroku[\w.\-]*?(?:api[_\-.]?key|token|key)" + _SEP
+                    + r"(?P<v>" + _UUID + r")(?![0-9a-fA-F])"),
          ("heroku",), 12),
     Rule("connection_string",
-         re.compile(r"(?i)(?<![\w+.\-])(?:postgres(?:ql)?|mysql|mariadb|redis|rediss|mongodb(?:\+srv)?"
+         re.compile(r"(?i)(?:postgres(?:ql)?|mysql|mariadb|redis|rediss|mongodb(?:\+srv)?"
                     r"|amqps?|mssql|sqlserver|cockroachdb|clickhouse)(?:\+[a-z0-9_]+)?://"
                     r"[^:@/\s\"']*:(?P<v>[^@\s/\"']+)@"),
-         ("://",), 12),
+         ("://",), 12, None, _SCHEME_LEFT),
     Rule("url_credentials",
-         re.compile(r"(?i)(?<![\w+.\-])(?:https?|ftps?|smtps?|ldaps?)://[^:@/\s\"']+:(?P<v>[^@\s/\"']+)@"),
-         ("://",), 13),
+         re.compile(r"(?i)(?:https?|ftps?|smtps?|ldaps?)://[^:@/\s\"']+:(?P<v>[^@\s/\"']+)@"),
+         ("://",), 13, None, _SCHEME_LEFT),
     Rule("bearer_token",
-         re.compile(r"(?i)(?<![\w\-])bearer\s+(?P<v>[A-Za-z0-9._~+/\-]{16,}=*)(?![\w\-])"),
-         ("bearer",), 14, _bearer_ok),
+         re.compile(r"(?i)bearer[ \t]+(?P<v>[A-Za-z0-9._~+/\-]{16,}=*)(?![\w\-])"),
+         ("bearer",), 14, _bearer_ok, _WORDY),
     Rule("basic_auth",
-         re.compile(r"(?i)authorization[\"']?\s*[:=]\s*[\"']?basic\s+(?P<v>[A-Za-z0-9+/]{8,}={0,2})"),
+         re.compile(r"(?i)authorization" + _SEP + r"basic[ \t]+(?P<v>[A-Za-z0-9+/]{8,}={0,2})"),
          ("authorization",), 14),
     Rule("authorization",
-         re.compile(r"(?i)authorization[\"']?\s*[:=]\s*[\"']?(?:token\s+|digest\s+)?"
+         re.compile(r"(?i)authorization" + _SEP + r"(?:token[ \t]+|digest[ \t]+)?"
                     r"(?P<v>(?!bearer\b|basic\b)[A-Za-z0-9._~+/\-]{16,}=*)"),
          ("authorization",), 15, _bearer_ok),
     Rule("env_secret",
-         re.compile(r"(?m)^\s*export\s+(?:[A-Za-z0-9]+_)*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD"
-                    r"|CREDENTIALS?|AUTH|DSN|APIKEY)(?:_[A-Za-z0-9]+)*\s*=\s*(?P<q>[\"']?)(?P<v>[^\s\"']+)(?P=q)",
+         re.compile(r"(?m)^[ \t]*export[ \t]+(?:[A-Za-z0-9]+_)*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD"
+                    r"|CREDENTIALS?|AUTH|DSN|APIKEY)(?:_[A-Za-z0-9]+)*[ \t]*=[ \t]*"
+                    r"(?P<q>[\"']?)(?P<v>[^\s\"']+)(?P=q)",
                     re.IGNORECASE),
-         ("export",), 16),
-    # The generic key/value rule: the key is checked in Python (generic_kind) and the value by
-    # plausible_value, because a regex alone cannot tell `api_key=...` from `token_count=512`.
-    Rule("generic",
-         re.compile(r"(?i)(?<![A-Za-z0-9_.\-/\\:])(?P<q>[\"']?)(?P<k>(?:--)?[A-Za-z0-9_.\-]*?(?:"
-                    + _KEYWORD_ALT + r"))(?P=q)\s*(?::(?!:)|=(?!=)|=>)\s*"
-                    r"(?:\"(?P<dq>(?:[^\"\\\n]|\\.)*)\"|'(?P<sq>[^'\n]*)'|(?P<v>[^\s\"'`,;&<>)}\]]+))"),
-         ("pass", "pwd", "secret", "credential", "token", "key"), 20),
+         ("export",), 16, lambda m: plausible_value(m.group("v"), "")),
 )
