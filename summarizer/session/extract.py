@@ -43,8 +43,12 @@ _OPEN = re.compile(
     r"\b(?:open question|unresolved|still unclear|not sure (?:whether|if|how)|need to decide|TBD)\b",
     re.IGNORECASE,
 )
+# Code, and what Claude Code wraps in tags (reminders, slash-command echoes and their output), is not
+# the conversation's prose; other tags are dropped but their text kept.
 _NOISE_BLOCKS = re.compile(
-    r"```.*?(?:```|\Z)|<system-reminder>.*?(?:</system-reminder>|\Z)|<[a-z-]+>|</[a-z-]+>", re.DOTALL
+    r"```.*?(?:```|\Z)|<(system-reminder|local-command-stdout|local-command-stderr|command-[a-z]+)>"
+    r".*?(?:</\1>|\Z)|<[a-z-]+>|</[a-z-]+>",
+    re.DOTALL,
 )
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s*")

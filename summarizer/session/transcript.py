@@ -9,7 +9,8 @@ Agents write their sessions in several shapes; all of them become a tuple of :cl
   ``function_call_output``).
 * Claude Code's transcript: records of ``type`` user/assistant whose ``message.content`` holds
   ``tool_use``/``tool_result`` blocks, with ``uuid``, ``timestamp``, ``cwd``, ``sessionId``. Other
-  record types (``summary``, ``system``, snapshots) and ``isMeta`` records carry no conversation.
+  record types (``summary``, ``system``, snapshots), ``isMeta`` records and the post-compaction
+  summary (``isCompactSummary``) carry no new conversation.
 * OpenCode's exported messages: ``{"info": {"role"}, "parts": [{"type": "text"|"tool", ...}]}``.
 
 A whole-file JSON array of such records is accepted too. A line that is not a JSON object is bad
@@ -208,7 +209,8 @@ def _records(text: str, source: str) -> Iterable[tuple[int, Mapping[str, Any]]]:
 
 def _events(line: int, record: Mapping[str, Any]) -> list[Event]:
     kind = _str(record.get("type"))
-    if record.get("isMeta") is True or kind in _SKIPPED_TYPES:
+    # isCompactSummary: Claude Code's own summary after a compaction retells records still in the file.
+    if record.get("isMeta") is True or record.get("isCompactSummary") is True or kind in _SKIPPED_TYPES:
         return []
     message = record.get("message")
     if kind in {"user", "assistant"} and isinstance(message, dict):  # Claude Code

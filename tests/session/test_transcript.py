@@ -110,6 +110,8 @@ def test_meta_and_bookkeeping_records_are_skipped(claude_code: Transcript, fixtu
     extra = [
         {"type": "user", "isMeta": True, "message": {"role": "user", "content": "Caveat: local cmds"}},
         {"type": "system", "subtype": "compact_boundary", "content": "Conversation compacted"},
+        {"type": "user", "isCompactSummary": True,
+         "message": {"role": "user", "content": "This session is being continued. We decided to X."}},
     ]
     text = (fixture_dir / "claude_code.jsonl").read_text() + "".join(json.dumps(r) + "\n" for r in extra)
     assert len(parse_transcript(text).events) == len(claude_code.events)
