@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from summarizer.errors import StorageError
+from summarizer.errors import InputError, StorageError
 
 __all__ = ["Database", "is_busy"]
 
@@ -128,6 +128,11 @@ class Database:
                     return call()
                 except sqlite3.IntegrityError:
                     raise
+                except UnicodeEncodeError as exc:
+                    raise InputError(
+                        f"text is not valid Unicode ({exc.reason} at position {exc.start}); nothing was "
+                        "written. Send UTF-8 text without lone surrogates"
+                    ) from exc
                 except sqlite3.Error as exc:
                     if is_busy(exc) and time.monotonic() < deadline:
                         time.sleep(delay * (0.5 + random.random()))

@@ -299,9 +299,8 @@ class Store:
 
     def add_prompt(self, session_id: str, content: str, project: str = "") -> int:
         """Record a user prompt (private tags stripped, length capped); returns its id."""
-        body, _ = truncate_content(strip_private(content), self.max_observation_bytes)
-
         def work(c: sqlite3.Connection) -> int:
+            body, _ = truncate_content(strip_private(content), self.max_observation_bytes)
             try:
                 return int(c.execute(q.INSERT_PROMPT, (session_id, body, nullable(project))).lastrowid or 0)
             except sqlite3.IntegrityError as exc:

@@ -411,3 +411,12 @@ def test_latest_by_topic_normalises_the_prefix_like_the_save(store: Store) -> No
     store.save("s1", "doc", "body", project="My App", topic_key="session/My App/compressed/2026-01-01")
     found = store.latest_by_topic("session/My App/compressed/", project="My App")
     assert found is not None and found.topic_key == "session/my-app/compressed/2026-01-01"
+
+
+def test_text_that_is_not_unicode_is_refused_cleanly(store: Store) -> None:
+    """A lone surrogate (valid in JSON, not in UTF-8) is an InputError, not a crash, and nothing is saved."""
+    for call in (lambda: store.save("s1", "t", "bad \ud800 text"), lambda: store.add_prompt("s1", "\udfff"),
+                 lambda: store.search("x\ud800")):
+        with pytest.raises(InputError, match="not valid Unicode"):
+            call()
+    assert store.stats().total_observations == 0
