@@ -140,3 +140,21 @@ def test_the_offline_session_command_never_imports_litellm(fixture_dir: Path, tm
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert json.loads(done.stdout)["action"] == "saved"
     assert done.stderr.strip().splitlines()[-1] == "[]"
+
+
+def test_an_unreachable_engram_server_prints_the_summary(
+    runner: CliRunner, fixture_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With SUMMARIZER_ENGRAM_URL set and `engram serve` down, the summary goes to stdout, exit 0."""
+    import httpx
+    import respx
+
+    monkeypatch.setenv("SUMMARIZER_ENGRAM_URL", "http://127.0.0.1:7437")
+    with respx.mock(assert_all_called=False) as mock:
+        mock.route(host="127.0.0.1").mock(side_effect=httpx.ConnectError("Connection refused"))
+        result = runner.invoke(main, ["session", str(fixture_dir / "claude_code.jsonl"), "--date", DAY])
+        recovered = runner.invoke(main, ["recover", "--project", "shopapi"])
+    assert result.exit_code == 0, result.output
+    assert "engram unavailable" in result.stderr and "unreachable" in result.stderr
+    assert result.stdout.startswith(f"## Session Compression — {DAY}\n")
+    assert recovered.exit_code == 1 and "unreachable" in recovered.stderr
