@@ -14,7 +14,9 @@ the sampler (capped) and at most one open trace or failure block (head/tail wind
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from summarizer.output import coordinates as co
 from summarizer.output import formats
@@ -27,6 +29,7 @@ __all__ = ["CoordEntry", "Engine", "TemplateStat"]
 
 DIGITS = bytes.maketrans(b"0123456789", b"##########")
 MAX_COORDINATES = 100_000
+_FAMILY_TEMPLATES = 3_000
 _FAILURE_BLOCK_LINES = 60
 _BARE_PATH = re.compile(r"^(?:[A-Za-z]:)?[\w.~@/\\+-]+\.[A-Za-z]\w{0,7}$")
 _ESLINT_LINE = re.compile(r"^\s+#+:#+\s")
@@ -46,17 +49,35 @@ class CoordEntry:
 
 
 class TemplateStat:
-    """Per distinct template: count, first/last line, its class and the first real line."""
+    """Per distinct template: its first line, its class and that first real line (counts live in
+    :attr:`Engine.counts`, last lines in :attr:`Engine.last`, both updated in C per chunk)."""
 
-    __slots__ = ("cls", "count", "first", "last", "lc", "sample")
+    __slots__ = ("cls", "first", "lc", "sample")
 
     def __init__(self, n: int, lc: co.LineClass, sample: bytes) -> None:
-        self.count = 1
         self.first = n
-        self.last = n
         self.cls = lc.cls
         self.lc = lc
         self.sample = sample
+
+
+class RawLines:
+    """The raw lines of a chunk, sliced on demand: a template list gives every line's length
+    (``translate`` keeps lengths), so the raw text needs no second ``split``."""
+
+    __slots__ = ("_data", "_starts", "_tpls")
+
+    def __init__(self, data: bytes, tpls: list[bytes]) -> None:
+        self._data = data
+        self._tpls = tpls
+        self._starts = list(accumulate(map(len, tpls), initial=0))
+
+    def __len__(self) -> int:
+        return len(self._tpls)
+
+    def __getitem__(self, index: int) -> bytes:
+        start = self._starts[index] + index
+        return self._data[start : start + len(self._tpls[index])]
 
 
 @dataclass(slots=True)
@@ -72,6 +93,9 @@ class Engine:
 
     line_no: int = 0
     templates: dict[bytes, TemplateStat] = field(default_factory=dict)
+    counts: Counter[bytes] = field(default_factory=Counter)
+    last: dict[bytes, int] = field(default_factory=dict)
+    _slow_set: set[bytes] = field(default_factory=set)
     coords: dict[bytes, CoordEntry] = field(default_factory=dict)
     coords_not_listed: int = 0
     frame_markers: list[tuple[int, str]] = field(default_factory=list)
@@ -91,47 +115,79 @@ class Engine:
 
     # -- hot path -------------------------------------------------------------------------------
     def feed(self, chunk: Chunk) -> None:
-        """Process one chunk of complete lines."""
+        """Process one chunk of complete lines.
+
+        Everything per line runs in C: the split, the template translate, the Counter update and
+        the last-line dict. Python touches only the lines whose template is special (coordinates,
+        frames, file headings), the lines inside an open trace or failure block, and one line in
+        ``every`` for the samples.
+        """
         data = clean_chunk(chunk.data)
-        raws = data.split(b"\n")
         tpls = data.translate(DIGITS).split(b"\n")
-        long_lines = dict(chunk.long_lines)
+        raws = RawLines(data, tpls)
+        n0 = self.line_no
+        size = len(tpls)
         templates = self.templates
-        sampler = self.sampler
-        n = self.line_no
-        first_n = n + 1
-        for index, template in enumerate(tpls):
-            n += 1
-            rec = templates.get(template)
-            if rec is None:
-                rec = self._new_template(template, n, raws[index])
-            else:
-                rec.count += 1
-                rec.last = n
-            cls = rec.cls
-            if self._trace is None and self._failure is None and not self._expect_exception:
-                if cls == co.PLAIN:
-                    sampler.seen += 1
-                    if sampler.seen % sampler.every == 1 or sampler.every == 1:
-                        self._sample(n, raws[index])
-                    continue
-                if cls == co.PASS:
-                    self.passed += 1
-                    continue
-                if cls == co.SOFT:
-                    continue
-            self._slow(n, raws[index], template, rec, long_lines.get(index))
-        self.line_no = n
-        self._timestamps(raws, first_n)
+        self.counts.update(tpls)
+        last = dict(zip(tpls, range(n0 + 1, n0 + size + 1), strict=True))
+        self.last.update(last)
+        new = last.keys() - templates.keys()
+        if new:
+            first = dict(zip(reversed(tpls), range(n0 + size, n0, -1), strict=True))
+            for template in sorted(new, key=first.__getitem__):
+                self._new_template(template, first[template], raws[first[template] - n0 - 1])
+        long_lines = dict(chunk.long_lines)
+        slow = self._slow_set
+        special = [i for i, t in enumerate(tpls) if t in slow]
+        pos = 0
+        if self._busy():
+            pos = self._drain(raws, tpls, n0, 0, long_lines)
+        for index in special:
+            if index < pos:
+                continue
+            template = tpls[index]
+            self._slow(n0 + index + 1, raws[index], template, templates[template], long_lines.get(index))
+            pos = index + 1
+            if self._busy():
+                pos = self._drain(raws, tpls, n0, pos, long_lines)
+        self._sample_chunk(raws, tpls, n0)
+        self.line_no = n0 + size
+        self._timestamps(raws, n0 + 1)
         if len(templates) > MAX_TEMPLATES:
             self._prune()
 
-    def _sample(self, n: int, raw: bytes) -> None:
+    def _busy(self) -> bool:
+        return self._trace is not None or self._failure is not None or self._expect_exception
+
+    def _drain(self, raws: RawLines, tpls: list[bytes], n0: int, pos: int, long_lines: dict[int, int]) -> int:
+        """Feed lines one by one while a block is open; return the first index not processed."""
+        templates = self.templates
+        while pos < len(tpls) and self._busy():
+            template = tpls[pos]
+            self._slow(n0 + pos + 1, raws[pos], template, templates[template], long_lines.get(pos))
+            pos += 1
+        return pos
+
+    def _sample_chunk(self, raws: RawLines, tpls: list[bytes], n0: int) -> None:
+        # About one ordinary line in `every`, on a fixed line-number grid (1, 51, 101, ...).
         sampler = self.sampler
-        sampler.kept.append((n, raw[:4096]))
-        if len(sampler.kept) > sampler.cap:
-            sampler.kept = sampler.kept[::2]
-            sampler.every *= 2
+        templates = self.templates
+        index = (-n0) % sampler.every
+        while index < len(tpls):
+            if templates[tpls[index]].cls in (co.PLAIN, co.HEADER):
+                sampler.kept.append((n0 + index + 1, raws[index][:4096]))
+                if len(sampler.kept) > sampler.cap:
+                    # Halve: keep every other sample and sample half as often from now on.
+                    sampler.kept = sampler.kept[::2]
+                    sampler.every *= 2
+                    grid = (-n0) % sampler.every
+                    index = (
+                        grid + ((index - grid) // sampler.every + 1) * sampler.every
+                        if grid <= index
+                        else grid
+                    )
+                    continue
+            index += sampler.every
 
     def _new_template(self, template: bytes, n: int, raw: bytes) -> TemplateStat:
         text = decode_line(template[:MAX_LINE_BYTES])
@@ -143,6 +199,8 @@ class Engine:
                 lc = co.LineClass(co.HEADER, "bare_path")
         rec = TemplateStat(n, lc, raw[:4096])
         self.templates[template] = rec
+        if lc.cls in (co.COORD, co.FRAME, co.HEADER):
+            self._slow_set.add(template)
         return rec
 
     # -- slow path: coordinates, frames, blocks -------------------------------------------------
@@ -167,27 +225,19 @@ class Engine:
             self._trace_is_python = self._saw_traceback
             self._trace.add(n, decode_line(raw[:4096]), True)
             return
-        if cls == co.PLAIN:
-            self.sampler.seen += 1
-            return
         if cls == co.HEADER:
             # A bare file path (eslint's per-file heading): remembered, kept if an error follows.
             self._bare_path = (n, raw)
-            self.sampler.seen += 1
-            if self.sampler.seen % self.sampler.every == 1:
-                self._sample(n, raw)
-            return
-        if cls == co.PASS:
-            self.passed += 1
-            return
-        if cls == co.BINARY:
-            self.binary_lines += 1
             return
         if cls != co.COORD:
             return
         if b"Traceback" in raw:
             self._saw_traceback = True
-        if self._bare_path is not None and _ESLINT_LINE.match(decode_line(template[:64])):
+        if (
+            self._bare_path is not None
+            and template[:1] == b" "
+            and _ESLINT_LINE.match(decode_line(template[:64]))
+        ):
             # eslint prints the file once, then "line:col  error  message": keep the file too.
             line_no, path_raw = self._bare_path
             self._add_coord(line_no, path_raw, path_raw, "file", 0, None)
@@ -258,15 +308,20 @@ class Engine:
         self.coords[key] = CoordEntry(kind, n, raw[:MAX_LINE_BYTES], 1, n, full)
 
     def finish(self) -> None:
-        """Close any open block at the end of input."""
+        """Close any open block at the end of input; total the passing-test and binary lines."""
         self._close_failure()
         self._close_trace()
+        for template, rec in self.templates.items():
+            if rec.cls == co.PASS:
+                self.passed += self.counts[template]
+            elif rec.cls == co.BINARY:
+                self.binary_lines += self.counts[template]
 
     # -- bookkeeping -----------------------------------------------------------------------------
-    def _timestamps(self, raws: list[bytes], first_n: int) -> None:
+    def _timestamps(self, raws: RawLines, first_n: int) -> None:
         if self.first_timestamp is None:
-            for offset, raw in enumerate(raws[:50]):
-                stamp = co.find_timestamp(decode_line(raw[:200]))
+            for offset in range(min(50, len(raws))):
+                stamp = co.find_timestamp(decode_line(raws[offset][:200]))
                 if stamp:
                     self.first_timestamp = (first_n + offset, stamp)
                     break
@@ -280,9 +335,14 @@ class Engine:
         # Fold templates seen once into an anonymous tally; coordinates live elsewhere, so no
         # coordinate is lost, only the pattern text of one-off ordinary lines.
         keep: dict[bytes, TemplateStat] = {}
+        counts = self.counts
         for template, rec in self.templates.items():
-            if rec.count == 1 and rec.cls in (co.PLAIN, co.PASS, co.BINARY, co.HEADER):
+            if counts[template] == 1 and rec.cls in (co.PLAIN, co.PASS, co.BINARY, co.HEADER):
                 self.pruned_lines += 1
+                self.passed += rec.cls == co.PASS
+                self.binary_lines += rec.cls == co.BINARY
+                del counts[template]
+                self.last.pop(template, None)
             else:
                 keep[template] = rec
         self.templates = keep
@@ -290,8 +350,12 @@ class Engine:
     def family_counts(self) -> FamilyCounts:
         """Weighted family counts for the classification."""
         counts = FamilyCounts(lines=self.line_no)
-        for template, rec in self.templates.items():
-            count, lc = rec.count, rec.lc
+        # The most frequent templates decide; the long tail cannot move a share by much.
+        for template, count in self.counts.most_common(_FAMILY_TEMPLATES):
+            rec = self.templates.get(template)
+            if rec is None:
+                continue
+            lc = rec.lc
             text = decode_line(template[:300])
             build, test, container = formats.family_hits(text)
             counts.records += count * lc.record

@@ -66,12 +66,29 @@ def _last_cr_segment(line: bytes) -> bytes:
     return parts[-1] if parts else b""
 
 
+def _fix_progress_lines(data: bytes) -> bytes:
+    # Only the lines holding a bare CR are rewritten; the rest is copied in slices.
+    out: list[bytes] = []
+    cursor = 0
+    cr = data.find(b"\r")
+    while cr != -1:
+        start = data.rfind(b"\n", 0, cr) + 1
+        end = data.find(b"\n", cr)
+        end = len(data) if end == -1 else end
+        out.append(data[cursor:start])
+        out.append(_last_cr_segment(data[start:end]))
+        cursor = end
+        cr = data.find(b"\r", end)
+    out.append(data[cursor:])
+    return b"".join(out)
+
+
 def clean_chunk(data: bytes) -> bytes:
     """Normalise a chunk of complete lines without changing how many lines it has."""
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n")
         if b"\r" in data:
-            data = b"\n".join(_last_cr_segment(x) if b"\r" in x else x for x in data.split(b"\n"))
+            data = _fix_progress_lines(data)
     if b"\x1b" in data:
         data = _ANSI_B.sub(b"", data)
     return data
@@ -83,7 +100,7 @@ def is_binary(line: bytes) -> bool:
         return True
     if not line:
         return False
-    controls = sum(line.count(bytes((c,))) for c in _CONTROL if bytes((c,)) in line)
+    controls = len(line) - len(line.translate(None, _CONTROL))
     return controls * 10 > len(line)
 
 

@@ -55,9 +55,20 @@ class PatternStat:
     sample_line: int
 
 
-def merge_templates(entries: list[tuple[str, int, int, int, bytes]]) -> list[PatternStat]:
-    """Merge (template, count, first, last, sample) rows by :func:`normalise`, biggest first."""
+MERGE_TEMPLATES = 4_000
+
+
+def merge_templates(
+    entries: list[tuple[str, int, int, int, bytes]], cap: int | None = MERGE_TEMPLATES
+) -> list[PatternStat]:
+    """Merge (template, count, first, last, sample) rows by :func:`normalise`, biggest first.
+
+    Only the ``cap`` most frequent templates are normalised (a regex pass each); the rest are
+    rare lines that no summary would have room for. ``cap=None`` merges them all.
+    """
     merged: dict[str, PatternStat] = {}
+    if cap is not None and len(entries) > cap:
+        entries = sorted(entries, key=lambda e: -e[1])[:cap]
     for template, count, first, last, sample in entries:
         key = normalise(template)
         stat = merged.get(key)
@@ -73,19 +84,12 @@ def merge_templates(entries: list[tuple[str, int, int, int, bytes]]) -> list[Pat
 
 @dataclass(slots=True)
 class Sampler:
-    """Keeps about one ordinary line in ``every``, evenly spread and never more than ``cap``."""
+    """Keeps about one ordinary line in ``every``, evenly spread and never more than ``cap``.
+
+    The engine fills :attr:`kept` on a line-number grid; past ``cap`` it keeps every other sample
+    and doubles ``every``, so the samples stay evenly spread over any input size.
+    """
 
     every: int = SAMPLE_EVERY
     cap: int = MAX_SAMPLES
-    seen: int = 0
     kept: list[tuple[int, bytes]] = field(default_factory=list)
-
-    def offer(self, line_no: int, raw: bytes) -> None:
-        """Consider one ordinary line."""
-        self.seen += 1
-        if self.seen % self.every == 1 or self.every == 1:
-            self.kept.append((line_no, raw[:4096]))
-            if len(self.kept) > self.cap:
-                # Halve: keep every other sample and sample half as often from now on.
-                self.kept = self.kept[::2]
-                self.every *= 2

@@ -23,7 +23,7 @@ from summarizer.output.formats import failing_test_name
 from summarizer.output.lines import RENDER_LINE_CHARS, decode_line, truncate_for_render
 from summarizer.output.models import Coordinate, OutputOptions, OutputResult, PatternSummary, Sample
 from summarizer.output.originals import OriginalStore
-from summarizer.output.patterns import merge_templates, normalise
+from summarizer.output.patterns import merge_templates
 from summarizer.scrub import scrub
 from summarizer.tokens import count_tokens
 
@@ -141,15 +141,17 @@ def render(
     clean = _Scrubbed()
     coords = _coordinates(engine, clean)
     entries = {e.line: e for e in engine.coords.values()}
-    patterns_all = merge_templates(
-        [
-            (decode_line(t[:2000]), r.count, r.first, r.last, r.sample)
+    rows = {
+        kind: [
+            (decode_line(t[:300]), engine.counts[t], r.first, engine.last[t], r.sample)
             for t, r in engine.templates.items()
-            if r.cls in (co.PLAIN, co.SOFT, co.HEADER)
+            if (r.cls == co.SOFT) == (kind == "soft") and r.cls in (co.PLAIN, co.SOFT, co.HEADER)
         ]
-    )
-    soft_keys = {decode_line(t[:2000]) for t, r in engine.templates.items() if r.cls == co.SOFT}
-    soft_norm = {normalise(k) for k in soft_keys}
+        for kind in ("soft", "plain")
+    }
+    # Soft lines are coordinates too: every one of their patterns is shown, so none is capped.
+    soft_patterns = merge_templates(rows["soft"], cap=None)
+    patterns_all = merge_templates(rows["plain"])
     failing = _failing_tests(coords)
     first_error = next((c for c in coords if c.kind in _ERROR_KINDS and c.location), None) or next(
         (c for c in coords if c.kind in _ERROR_KINDS), None
@@ -192,7 +194,6 @@ def render(
         body.append((coord.line, _body_line(coord, note, seen_messages)))
     for after, marker in engine.frame_markers:
         body.append((after + 0.5, f"   {marker}"))
-    soft_patterns = [p for p in patterns_all if p.pattern in soft_norm]
     for stat in soft_patterns:
         sample = clean(
             truncate_for_render(
@@ -205,11 +206,9 @@ def render(
             else ""
         )
         body.append((stat.sample_line, f"{stat.sample_line}: {note}{sample}"))
-    used = (
-        sum(count_tokens(x) + 1 for x in header)
-        + sum(count_tokens(t) + 1 for _, t in body)
-        + count_tokens(hint)
-    )
+    fixed = "\n".join([*header, *(t for _, t in body), hint])
+    # Counting costs ~1 s per MB; when the coordinates alone are far over budget, bytes/4 decides.
+    used = len(fixed) // 4 if len(fixed) > 8 * target else count_tokens(fixed) + 2
     budget = target - used
 
     # Tier 2: samples, evenly spread, as many as fit.
@@ -247,7 +246,7 @@ def render(
     ]
     pattern_lines: list[str] = []
     for stat in patterns_all:
-        if stat.pattern in soft_norm or stat.count < 2:
+        if stat.count < 2:
             continue
         sample = clean(
             truncate_for_render(

@@ -1,0 +1,152 @@
+"""Throughput and memory of tool-output compression, against grep on the same file in the same run.
+
+Usage:
+    python evals/bench_output.py [/work/shared/evaldata] [--mb 100] [--gb 1] [--keep]
+
+1. Builds a ~100 MB log by concatenating the corpus (every ``*.log`` and ``output.txt`` under the
+   evaldata folder) under ``evals/out/`` (gitignored), times ``grep -cE 'error|fail|warn'`` on it,
+   then times ``summarizer.output.compress`` on it in a fresh subprocess, and prints both rates in
+   MB/s and their ratio. The tokenizer is loaded before the clock starts (it is a one-off ~7 s
+   per process, reported separately).
+2. Builds a ~1 GB input the same way and compresses it in a subprocess that reports its own peak
+   RSS (``resource.getrusage``): the engine streams, so memory must stay far below the input size.
+
+Generated files are deleted afterwards unless ``--keep`` is given.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent / "out"
+
+_CHILD = r"""
+import io, json, resource, sys, time
+from pathlib import Path
+t0 = time.perf_counter()
+from summarizer.output import OriginalStore, OutputOptions, compress
+from summarizer.tokens import count_tokens
+count_tokens("warm up the tokenizer")
+t1 = time.perf_counter()
+c1 = time.process_time()
+path, store_dir = Path(sys.argv[1]), Path(sys.argv[2])
+with path.open("rb") as handle:
+    result = compress(handle, OriginalStore(store_dir), OutputOptions())
+t2 = time.perf_counter()
+c2 = time.process_time()
+print(json.dumps({
+    "startup_s": t1 - t0, "compress_s": t2 - t1, "compress_cpu_s": c2 - c1,
+    "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    "original_tokens": result.original_tokens, "exact": result.original_tokens_exact,
+    "compressed_tokens": result.compressed_tokens, "reduction": result.reduction,
+    "coordinates": len(result.coordinates), "lines": result.lines, "classification": result.classification,
+}))
+"""
+
+
+def build(corpus: list[Path], size: int, path: Path) -> int:
+    """Concatenate the corpus files until ``path`` holds at least ``size`` bytes."""
+    blobs = [p.read_bytes() for p in corpus]
+    written = 0
+    with path.open("wb") as out:
+        while written < size:
+            for blob in blobs:
+                out.write(blob if blob.endswith(b"\n") else blob + b"\n")
+                written += len(blob) + (0 if blob.endswith(b"\n") else 1)
+                if written >= size:
+                    break
+    return written
+
+
+def grep_rate(path: Path) -> tuple[float, str]:
+    """Seconds and output of ``grep -cE 'error|fail|warn'`` on ``path``."""
+    started = time.perf_counter()
+    done = subprocess.run(
+        ["grep", "-cE", "error|fail|warn", str(path)], capture_output=True, text=True, check=False
+    )
+    return time.perf_counter() - started, done.stdout.strip()
+
+
+def compress_child(path: Path, store: Path) -> dict[str, float]:
+    """Compress ``path`` in a fresh interpreter; returns its timings and peak RSS."""
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(path), str(store)], capture_output=True, text=True, check=True
+    )
+    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run both benchmarks and print the figures."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("evaldata", nargs="?", type=Path, default=Path("/work/shared/evaldata"))
+    parser.add_argument("--mb", type=int, default=100)
+    parser.add_argument("--gb", type=float, default=1.0)
+    parser.add_argument("--keep", action="store_true")
+    args = parser.parse_args(argv)
+    corpus = sorted(args.evaldata.rglob("*.log")) + sorted(args.evaldata.rglob("output.txt"))
+    if not corpus:
+        print(f"no corpus under {args.evaldata}", file=sys.stderr)
+        return 2
+    OUT.mkdir(parents=True, exist_ok=True)
+    store = OUT / "bench-store"
+    big = OUT / f"corpus_{args.mb}mb.log"
+    huge = OUT / f"corpus_{args.gb:g}gb.log"
+    try:
+        size = build(corpus, args.mb * 1_000_000, big)
+        mb = size / 1_000_000
+        grep_s, grep_cpu, grep_count = grep_rate(big)
+        child = compress_child(big, store)
+        ours, ours_cpu = mb / child["compress_s"], mb / child["compress_cpu_s"]
+        print(f"## Throughput on {mb:.1f} MB ({len(corpus)} corpus files concatenated)")
+        print(
+            f"grep -cE 'error|fail|warn': wall {grep_s:.2f} s = {mb / grep_s:,.1f} MB/s; "
+            f"CPU {grep_cpu:.2f} s = {mb / max(grep_cpu, 1e-9):,.1f} MB/s ({grep_count} matching lines)"
+        )
+        print(
+            f"summarizer output:          wall {child['compress_s']:.2f} s = {ours:,.1f} MB/s; "
+            f"CPU {child['compress_cpu_s']:.2f} s = {ours_cpu:,.1f} MB/s "
+            f"(+{child['startup_s']:.1f} s one-off import and tokenizer load)"
+        )
+        print(
+            f"ratio ours/grep:            wall {ours / (mb / grep_s):.3f}; "
+            f"CPU {ours_cpu / (mb / max(grep_cpu, 1e-9)):.3f}; load average {os.getloadavg()[0]:.1f}"
+        )
+        print(
+            f"tokens {child['original_tokens']:,} (exact: {child['exact']}) -> {child['compressed_tokens']:,} "
+            f"({child['reduction']:.2%} smaller), {child['coordinates']:,} coordinates, "
+            f"{child['lines']:,} lines, {child['classification']}; peak RSS {child['max_rss_mb']:.0f} MB"
+        )
+        if not args.keep:
+            big.unlink()
+        if args.gb > 0:
+            size = build(corpus, int(args.gb * 1_000_000_000), huge)
+            child = compress_child(huge, store)
+            print(f"\n## Memory on {size / 1e9:.2f} GB")
+            print(
+                f"peak RSS {child['max_rss_mb']:.0f} MB while compressing {size / 1e6:,.0f} MB in "
+                f"{child['compress_s']:.1f} s ({size / 1e6 / child['compress_s']:,.1f} MB/s); "
+                f"{child['compressed_tokens']:,} tokens out, {child['coordinates']:,} coordinates"
+            )
+    finally:
+        if not args.keep:
+            for path in (big, huge):
+                path.unlink(missing_ok=True)
+            if store.exists():
+                for item in store.iterdir():
+                    item.unlink()
+                store.rmdir()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
