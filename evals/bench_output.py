@@ -65,13 +65,17 @@ def build(corpus: list[Path], size: int, path: Path) -> int:
     return written
 
 
-def grep_rate(path: Path) -> tuple[float, str]:
-    """Seconds and output of ``grep -cE 'error|fail|warn'`` on ``path``."""
+def grep_rate(path: Path) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds and output of ``grep -cE 'error|fail|warn'`` on ``path``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(
         ["grep", "-cE", "error|fail|warn", str(path)], capture_output=True, text=True, check=False
     )
-    return time.perf_counter() - started, done.stdout.strip()
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return wall, cpu, done.stdout.strip()
 
 
 def compress_child(path: Path, store: Path) -> dict[str, float]:
@@ -122,7 +126,8 @@ def main(argv: list[str] | None = None) -> int:
             f"CPU {ours_cpu / (mb / max(grep_cpu, 1e-9)):.3f}; load average {os.getloadavg()[0]:.1f}"
         )
         print(
-            f"tokens {child['original_tokens']:,} (exact: {child['exact']}) -> {child['compressed_tokens']:,} "
+            f"tokens {child['original_tokens']:,} (exact: {child['exact']}) -> "
+            f"{child['compressed_tokens']:,} "
             f"({child['reduction']:.2%} smaller), {child['coordinates']:,} coordinates, "
             f"{child['lines']:,} lines, {child['classification']}; peak RSS {child['max_rss_mb']:.0f} MB"
         )
