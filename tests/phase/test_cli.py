@@ -170,6 +170,21 @@ def test_usage_errors_exit_2(args: list[str], expected: str) -> None:
     assert result.exit_code == 2 and expected in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["batch", "x.jsonl", "--phases", "0"], "Invalid value for '--phases'"),
+        (["score", "--bogus"], "No such option '--bogus'"),
+        (["compress", "--text", "x", "--concurrency", "0"], "Invalid value for '--concurrency'"),
+    ],
+)
+def test_click_usage_errors_are_one_line_too(args: list[str], expected: str) -> None:
+    """click's multi-line usage block is replaced by one line naming the problem and the help."""
+    result = run(*args)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and expected in result.stderr and "--help" in result.stderr
+
+
 RUNNER = """
 import json, sys
 from summarizer.cli import main
