@@ -102,7 +102,9 @@ def extract(transcript: Transcript) -> Extraction:
         kept: list[str] = []
         seen: set[str] = set()
         for item in items:
-            text, found = scrub(_shorten(item))
+            # JSON may carry lone surrogates ("\ud800"); they cannot be stored as UTF-8.
+            safe = item.encode("utf-8", "replace").decode("utf-8")
+            text, found = scrub(_shorten(safe))
             redactions += len(found)
             key = normalise_item(text)
             if key and key not in seen:

@@ -77,3 +77,10 @@ def test_duplicates_within_a_session_are_kept_once() -> None:
     """The same decision said twice, differently spaced or cased, is one item."""
     found = extract(_said("We decided to use  WAL mode.", "we decided to use wal mode"))
     assert found.decisions == ("We decided to use WAL mode.",)
+
+
+def test_lone_surrogates_from_json_become_storable_text() -> None:
+    """'\\ud800' decodes from JSON but is not UTF-8: it is replaced, not allowed to fail the save."""
+    (item,) = extract(_said("We decided to keep the \ud800 marker.")).decisions
+    item.encode("utf-8")
+    assert item == "We decided to keep the ? marker."
