@@ -85,8 +85,10 @@ def main() -> None:
                 sink.append(_gate(target, args.phases + 1, batch))
                 shutil.rmtree(target)
     full_ms, empty_ms = statistics.median(on_full) * 1000, statistics.median(on_empty) * 1000
-    print(f"built a {args.phases}-phase bank ({args.phases * args.per_phase} entries) in {build:.1f} s; "
-          f"file sizes: {sizes}")
+    print(
+        f"built a {args.phases}-phase bank ({args.phases * args.per_phase} entries) in {build:.1f} s; "
+        f"file sizes: {sizes}"
+    )
     print(f"gate of {args.entries} entries, median of {args.reps}:")
     print(f"  empty bank      {empty_ms:8.1f} ms")
     print(f"  100-phase bank  {full_ms:8.1f} ms")
