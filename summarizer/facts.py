@@ -36,9 +36,53 @@ _FILE_EXT = re.compile(
     r"\.(?:py|pyi|ts|tsx|js|jsx|mjs|go|rs|java|kt|rb|php|cs|vue|svelte|md|json|ya?ml|toml|sql|sh|html|css)$"
 )
 _KNOWN_CODES = frozenset(
-    {100, 101, 200, 201, 202, 204, 206, 301, 302, 303, 304, 307, 308, 400, 401, 402, 403, 404, 405, 406,
-     408, 409, 410, 411, 412, 413, 414, 415, 418, 422, 423, 424, 425, 426, 428, 429, 431, 451, 500, 501,
-     502, 503, 504, 505, 507}
+    {
+        100,
+        101,
+        200,
+        201,
+        202,
+        204,
+        206,
+        301,
+        302,
+        303,
+        304,
+        307,
+        308,
+        400,
+        401,
+        402,
+        403,
+        404,
+        405,
+        406,
+        408,
+        409,
+        410,
+        411,
+        412,
+        413,
+        414,
+        415,
+        418,
+        422,
+        423,
+        424,
+        425,
+        426,
+        428,
+        429,
+        431,
+        451,
+        500,
+        501,
+        502,
+        503,
+        504,
+        505,
+        507,
+    }
 )
 _CODE_GROUP = re.compile(
     r"(?<![\w.:$/#-])([1-5]\d\d)((?:\s*(?:/|,|\bor\b|\band\b|\|)\s*[1-5]\d\d)*)(?![\w%$]|[.:]\d)"
@@ -108,11 +152,66 @@ _GOTCHA_CLAUSE = re.compile(
 )
 _STOP = frozenset(
     {
-        "a", "an", "the", "new", "this", "that", "these", "those", "its", "their", "our", "your",
-        "each", "every", "any", "some", "all", "no", "of", "for", "with", "to", "in", "on", "at", "by",
-        "from", "into", "and", "or", "as", "is", "was", "are", "were", "be", "been", "join", "lookup",
-        "pivot", "hash", "temp", "temporary", "same", "one", "two", "which", "what", "when", "where",
-        "it", "data", "main", "existing", "old", "other", "given", "db", "database", "sql"
+        "a",
+        "an",
+        "the",
+        "new",
+        "this",
+        "that",
+        "these",
+        "those",
+        "its",
+        "their",
+        "our",
+        "your",
+        "each",
+        "every",
+        "any",
+        "some",
+        "all",
+        "no",
+        "of",
+        "for",
+        "with",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "from",
+        "into",
+        "and",
+        "or",
+        "as",
+        "is",
+        "was",
+        "are",
+        "were",
+        "be",
+        "been",
+        "join",
+        "lookup",
+        "pivot",
+        "hash",
+        "temp",
+        "temporary",
+        "same",
+        "one",
+        "two",
+        "which",
+        "what",
+        "when",
+        "where",
+        "it",
+        "data",
+        "main",
+        "existing",
+        "old",
+        "other",
+        "given",
+        "db",
+        "database",
+        "sql",
     }
 )
 
@@ -140,8 +239,14 @@ class Facts:
     def contract_terms(self) -> tuple[str, ...]:
         """Every extracted contract term (no paths, URLs or gotcha): what a summary should keep."""
         seen = (
-            self.endpoints + self.status_codes + self.tables + self.columns + self.foreign_keys
-            + self.migrations + self.components + self.env_vars
+            self.endpoints
+            + self.status_codes
+            + self.tables
+            + self.columns
+            + self.foreign_keys
+            + self.migrations
+            + self.components
+            + self.env_vars
         )
         return _unique(seen)
 
@@ -261,7 +366,8 @@ def _columns(text: str, tables: Sequence[str]) -> list[str]:
     for sentence in sentences(text):
         if _SCHEMA_CONTEXT.search(sentence):
             cols.extend(
-                m.group(1) for m in _SNAKE.finditer(sentence)
+                m.group(1)
+                for m in _SNAKE.finditer(sentence)
                 if m.group(1) not in skip and not _MIGRATION_ID.fullmatch(m.group(1))
             )
     return [c for c in cols if c not in skip and c.upper() != c]
@@ -273,7 +379,9 @@ def _migrations(text: str, files: Sequence[str]) -> list[str]:
     for path in files:
         p = PurePosixPath(path)
         if any(part in {"migrations", "versions", "migrate"} for part in p.parts[:-1]) and p.stem not in {
-            "__init__", "env", "script"
+            "__init__",
+            "env",
+            "script",
         }:
             found.append(p.stem)
     return found

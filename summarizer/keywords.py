@@ -15,6 +15,8 @@ How text is matched (the contract the test vectors pin down):
   ``API`` and ``CSS`` whole words and ``deprecat`` a stem (``deprecat\\w*``).
 * A concept's ``phrase`` regex is searched in the words joined by single spaces, for keywords of
   several words (``new table``, ``foreign key``).
+* A concept's ``raw`` regex is searched, case-sensitively, in the original text: it recognises
+  shapes that words lose, such as an endpoint written ``POST /v1/rank`` (upper-case method + path).
 
 Each word's concepts are computed once and memoised, so scoring a large batch costs about one dict
 lookup per word. The vectors on each row (``matches`` / ``rejects``) are asserted by the tests;
@@ -42,6 +44,7 @@ class Concept:
     words: str | None = None  # regex that must fullmatch one lower-cased word
     phrase: str | None = None  # regex searched in the space-joined lower-cased words
     needs: tuple[str, ...] = ()  # the phrase is tried only if one of these words occurs (speed)
+    raw: str | None = None  # case-sensitive regex on the original text (``POST /path`` shapes)
     matches: tuple[str, ...] = ()  # texts that must match this concept (test vectors)
     rejects: tuple[str, ...] = ()  # texts that must not
 
@@ -49,6 +52,7 @@ class Concept:
 _NEW = r"(?:new|create|creates|created|creating|add|adds|added|adding|introduce|introduced)"
 
 # Order follows the seed's table; rows below "typo ... docstring" are our additions (docs/phase-gate.md).
+# fmt: off
 CONCEPTS: tuple[Concept, ...] = (
     Concept("schema", 1.0, 1.0, 0.6, "schema/migration", words=r"schemas?|schemata",
             matches=("Changed the user schema", "schemas updated"), rejects=("schematic diagram",)),
@@ -84,8 +88,9 @@ CONCEPTS: tuple[Concept, ...] = (
             words=r"tokens?|tokeni[sz](?:e|ed|es|er|ers|ing|ation)",
             matches=("token", "refresh tokens", "tokenize input", "tokenized"), rejects=("tokenism",)),
     Concept("security", 0.8, 1.0, 0.4, "auth/security",
-            words=r"security|secure|secured|securely|insecure|vulnerabilit(?:y|ies)|csrf|xss|cve",
-            matches=("security fix", "secure cookie", "XSS hole"), rejects=("securities",)),
+            words=r"security|secure|secured|securely|insecure|vulnerabilit(?:y|ies)|csrf|xss|cve|injections?|sqli",
+            matches=("security fix", "secure cookie", "XSS hole", "SQL injection in search"),
+            rejects=("securities", "dependency-injected")),
     Concept("new table", 1.0, 0.8, 0.9, "schema/migration",
             phrase=_NEW + r" (?:\w+ ){0,2}?tables?\b|\btable (?:created|added)\b",
             needs=("table", "tables"),
@@ -108,7 +113,9 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("constraint", 0.6, 0.7, 0.3, "database", words=r"constraints?|constrained",
             matches=("unique constraint",), rejects=("unconstrainedly",)),
     Concept("endpoint", 0.9, 0.6, 0.5, "api", words=r"endpoints?",
-            matches=("endpoint", "new endpoints"), rejects=("end point",)),
+            raw=r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +/[\w{:<]|(?<![\w./-])/v\d+/\w",
+            matches=("endpoint", "new endpoints", "exposed POST /v1/rank", "serves /v2/users"),
+            rejects=("end point", "a blog post / comment", "see docs/v1/notes.md")),
     Concept("route", 0.8, 0.5, 0.4, "api",
             words=r"routes?|routed|routing|routers?|reroute[sd]?",
             matches=("route", "routes", "routing", "router", "routers", "backend/routers/auth.py"),
@@ -160,15 +167,15 @@ CONCEPTS: tuple[Concept, ...] = (
             phrase=r"\bapi keys?\b", needs=("key", "keys"),
             matches=("rotated secrets", "API key", "credentials"), rejects=("secretary",)),
 )
+# fmt: on
 
 _BY_NAME = {c.name: c for c in CONCEPTS}
 _ORDER = {c.name: i for i, c in enumerate(CONCEPTS)}
 _WORD_CONCEPTS = tuple((c, re.compile(c.words)) for c in CONCEPTS if c.words)
 # One alternation rejects the (vast majority of) words that match no concept in a single call.
 _ANY_WORD = re.compile("|".join(f"(?:{c.words})" for c in CONCEPTS if c.words))
-_PHRASE_CONCEPTS = tuple(
-    (c, re.compile(c.phrase), frozenset(c.needs)) for c in CONCEPTS if c.phrase
-)
+_RAW_CONCEPTS = tuple((c, re.compile(c.raw)) for c in CONCEPTS if c.raw)
+_PHRASE_CONCEPTS = tuple((c, re.compile(c.phrase), frozenset(c.needs)) for c in CONCEPTS if c.phrase)
 _WORD = re.compile(r"[^\W_]+")  # letters and digits; underscore and punctuation separate words
 _PLACEHOLDER = re.compile(r"\[REDACTED:[^\]]*\]")
 _NONE: frozenset[str] = frozenset()
@@ -204,7 +211,8 @@ def find_concepts(text: str) -> tuple[Concept, ...]:
         text = _PLACEHOLDER.sub(" ", text)
     words = words_of(text)
     unique = set(words)
-    found: set[str] = set()
+    found_raw = {c.name for c, rx in _RAW_CONCEPTS if "/" in text and rx.search(text)}
+    found: set[str] = found_raw
     for word in unique:
         found |= _concepts_of_word(word)
     joined: str | None = None

@@ -74,7 +74,13 @@ NEVER_COMPRESS = frozenset({"in_progress", "blocked", "escalated", "needs_revisi
 _BAD_VERDICTS = frozenset({"needs_revision", "failed"})
 
 AGENTS: tuple[str, ...] = (
-    "hermes", "aphrodite", "demeter", "themis", "mnemosyne", "hephaestus", "prometheus",
+    "hermes",
+    "aphrodite",
+    "demeter",
+    "themis",
+    "mnemosyne",
+    "hephaestus",
+    "prometheus",
 )
 # Seed 000 §3 "Downstream Relevance Table": rows = from agent, columns = to agent (order of AGENTS).
 _TABLE: dict[str, tuple[float, ...]] = {
