@@ -271,17 +271,29 @@ def _register_output(server: MCPServer[Any], settings: Settings) -> None:
 
 
 def _register_envelope(server: MCPServer[Any]) -> None:
+    # Looked up by name so the server still starts (without this tool) where the module is absent.
     if importlib.util.find_spec("summarizer.envelope") is None:
-        return  # PROVISIONAL: registered once the envelope module lands
+        return
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
-    def envelope_reduce(envelope: dict[str, Any] | str, max_tokens: int | None = None) -> CallToolResult:
-        """Reduce an agentic-workspace/v1 tool-result envelope; recovery handles always survive."""
+    def envelope_reduce(envelope: dict[str, Any] | str, cap: int | None = None) -> CallToolResult:
+        """Reduce an agentic-workspace/v1 tool-result envelope to at most ``cap`` bytes of JSON
+        (default 4096). Recovery handles (transactionId, jobId, tx_..., run_...) always survive, with
+        the workspace call that shows their state again.
+        """
 
         def work() -> str:
-            module = importlib.import_module("summarizer.envelope")
-            text = envelope if isinstance(envelope, str) else json.dumps(envelope)
-            return str(module.reduce_text(text, max_tokens=max_tokens))
+            value: Any = envelope
+            if isinstance(value, str):
+                try:
+                    value = json.loads(value)
+                except json.JSONDecodeError as exc:
+                    raise InputError(f"envelope is not valid JSON ({exc.msg}, column {exc.colno})") from exc
+            if not isinstance(value, dict):
+                raise InputError("envelope must be a JSON object (an agentic-workspace/v1 tool result)")
+            reduce_envelope = importlib.import_module("summarizer.envelope").reduce_envelope
+            reduced = reduce_envelope(value) if cap is None else reduce_envelope(value, cap=cap)
+            return _json(reduced.model_dump(mode="json"))
 
         return _guard(work)
 

@@ -170,3 +170,17 @@ def test_server_startup_does_not_import_litellm(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                           timeout=120, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_envelope_reduce_keeps_the_recovery_handle(settings: Settings, store: Store, tmp_path: Path) -> None:
+    """A 40 KB result shrinks under the cap with its transaction id; bad JSON is an isError."""
+    pytest.importorskip("summarizer.envelope")
+    server = _server(settings, store, tmp_path)
+    envelope = {"protocol": "agentic-workspace/v1", "ok": True, "operation": "workspace_edit",
+                "summary": "Edited 40 files", "transactionId": "tx_9f2c1",
+                "data": {"files": [{"path": f"src/m{i}.py", "diff": "+x\n" * 300} for i in range(40)]}}
+    reduced = _call(server, "envelope_reduce", {"envelope": envelope, "cap": 2048})
+    assert not reduced.is_error, _text(reduced)
+    assert "tx_9f2c1" in _text(reduced) and len(_text(reduced)) < 40_000
+    bad = _call(server, "envelope_reduce", {"envelope": "{not json"})
+    assert bad.is_error and _text(bad).startswith("envelope is not valid JSON")
