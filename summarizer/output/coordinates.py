@@ -51,7 +51,7 @@ _HEADER_WINDOW = 170
 
 # The first level-like token of a record's header decides its severity.
 _LEVEL = re.compile(
-    r"(?<![\w.\-/])(?P<up>(?-i:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL|CRIT|SEVERE|"
+    r"(?<![\w.\-/])(?P<up>(?-i:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|FAILURE|CRITICAL|CRIT|SEVERE|"
     r"ALERT|EMERG|PANIC|VERBOSE|FINE|FINER|FINEST|CONFIG))(?![\w\-/])(?!\.\w)"
     r"|\[(?P<br>trace|debug|info|notice|warn|warning|error|crit|critical|alert|emerg|fatal)\]"
     r"|, (?P<win>Info|Warning|Error|Critical|Verbose|Information) "
@@ -61,7 +61,20 @@ _LEVEL = re.compile(
 )
 # logcat: "03-17 16:13:46.764  2227  2794 E Tag: message"
 _LOGCAT = re.compile(r"^#{2}-#{2} #{2}:#{2}:#{2}\.#{3}\s+#+\s+#+ (?P<lc>[VDIWEFA]) ")
-_ERROR_LEVELS = {"ERROR", "ERR", "FATAL", "CRITICAL", "CRIT", "SEVERE", "ALERT", "EMERG", "PANIC", "E", "F"}
+_ERROR_LEVELS = {
+    "ERROR",
+    "ERR",
+    "FATAL",
+    "FAILURE",
+    "CRITICAL",
+    "CRIT",
+    "SEVERE",
+    "ALERT",
+    "EMERG",
+    "PANIC",
+    "E",
+    "F",
+}
 _WARN_LEVELS = {"WARN", "WARNING", "W"}
 
 # A log record starts with a timestamp, a syslog month, an epoch/sequence number or a bracketed time.
@@ -190,6 +203,9 @@ def classify_template(template: str) -> LineClass:
     if special is not None:
         return LineClass(COORD, special)
     record = bool(_RECORD.match(template))
+    if record and _ALERT_TAG.match(template):
+        # An alert tag in the first field outranks the level: the operators flagged this line.
+        return LineClass(COORD, "alert", 0, True)
     level = _level(template) if record or template[:1].isalpha() else None
     if level is not None and not record and _CLOCK.search(template, 0, level[1]):
         record = True  # "<file name> 2017-05-16 00:00:20.345 2931 WARNING ...": a time precedes the level
@@ -206,8 +222,6 @@ def classify_template(template: str) -> LineClass:
     if _docker(low, template):
         return LineClass(COORD, "docker_event", 0, record)
     if record:
-        if _ALERT_TAG.match(template):
-            return LineClass(COORD, "alert", 0, True)
         if _hard(template, low) or _warn(low, template):
             return LineClass(SOFT, "soft", 0, True)
         return LineClass(PLAIN, "", 0, True)

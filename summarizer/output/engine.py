@@ -32,6 +32,8 @@ MAX_COORDINATES = 100_000
 _FAMILY_TEMPLATES = 3_000
 _FAILURE_BLOCK_LINES = 60
 _BARE_PATH = re.compile(r"^(?:[A-Za-z]:)?[\w.~@/\\+-]+\.[A-Za-z]\w{0,7}$")
+# Failing-test headers whose details follow, indented: TAP "not ok", jest "●", spec/mocha marks.
+_BLOCK_HEADER = re.compile("^\\s*(?:not ok\\b|●|✖|✗|✘|×|❌|\\d+\\) )".encode())
 _ESLINT_LINE = re.compile(r"^\s+#+:#+\s")
 _SOURCE_LINE = re.compile(r"^\s+(?:\S|\[Previous line repeated)")
 
@@ -242,7 +244,7 @@ class Engine:
             line_no, path_raw = self._bare_path
             self._add_coord(line_no, path_raw, path_raw, "file", 0, None)
         self._add_coord(n, raw, template, lc.kind, lc.header_end, full)
-        if lc.kind == "failing_test" and (b"not ok" in raw or "●".encode() in raw):
+        if lc.kind == "failing_test" and _BLOCK_HEADER.match(raw):
             indent = len(raw) - len(raw.lstrip())
             self._failure = _FailureBlock(indent)
 

@@ -30,7 +30,7 @@ _PASS = re.compile(
 _SUMMARY = re.compile(
     r"^=+ .*\b(?:passed|failed|errors?|no tests ran)\b.* in [#.]+s.*=+$"
     r"|^#+ (?:passed|failed)\b.* in [#.]+s"
-    r"|^# (?:tests|suites|pass|fail|cancelled|skipped|todo) #+$"
+    r"|^[#ℹ] (?:tests|suites|pass|fail|cancelled|skipped|todo) #+$"
     r"|^(?:Tests?|Test Suites|Test Files|Snapshots):\s+.*#+ (?:passed|failed|total|skipped)"
     r"|^test result: |^Ran #+ tests? in |^(?:OK|FAILED)(?: \(.*\))?$"
     r"|Tests run: #+, Failures: #+|\bBUILD (?:SUCCESS|SUCCESSFUL|FAILURE|FAILED)\b"
@@ -49,6 +49,7 @@ _FAILING = re.compile(
     r"|^\s*(?:✗|✘|×|✖|❌)\s+(?P<name7>.+?)(?: \(?[#.]+ ?m?s\)?)?$"  # mocha/vitest/jest
     r"|^test (?P<name8>\S+) \.\.\. FAILED$"  # cargo test
     r"|^\s*FAIL\s+(?P<name9>\S+.*)$"  # jest/vitest file
+    r"|^\s+#+\) (?P<name10>\S.*?):?$"  # mocha: failing tests are the numbered ones
 )
 
 _FRAME = re.compile(
@@ -199,6 +200,7 @@ def special_kind(template: str, low: str | None = None) -> str | None:
         or "✖" in low
         or "❌" in low
         or "_ " in low
+        or ") " in low
     ) and _FAILING.search(template):
         return "failing_test"
     return None

@@ -42,6 +42,7 @@ from tests.output.conftest import Run, fixture_bytes
         ("java_trace.txt", ["java.lang.IllegalStateException: boom at depth", "at Boom.main(Boom.java:1)"]),
         ("node_tap_fail.txt", ["not ok 21 - totals match", "41 !== 42", "a.test.mjs:4:35", "# fail 1"]),
         ("node_error.txt", ["TypeError: Cannot read properties of null (reading 'x')", "err.js:1:20"]),
+        ("node_spec_fail.txt", ["✖ totals match", "41 !== 42", "a.test.mjs:4:35", "ℹ fail 1"]),
     ],
 )
 def test_real_tool_output_keeps_its_failure_coordinates(run: Run, name: str, needles: list[str]) -> None:
@@ -120,6 +121,28 @@ ESLINT = """
 ✖ 2 problems (1 error, 1 warning)
 """
 
+MOCHA = """  Array
+    #indexOf()
+      ✓ should return -1 when the value is not present
+      1) should return the index when present
+
+
+  1 passing (6ms)
+  1 failing
+
+  1) Array
+       #indexOf()
+         should return the index when present:
+
+      AssertionError [ERR_ASSERTION]: -1 == 1
+      + expected - actual
+
+      -1
+      +1
+
+      at Context.<anonymous> (test/array.spec.js:9:14)
+"""
+
 TSC = "src/app.ts(4,7): error TS2322: Type 'string' is not assignable to type 'number'.\n"
 
 DOCKER = """web-1  | listening on :8080
@@ -152,6 +175,15 @@ db-1  | FATAL:  terminating connection due to administrator command
         ),
         (ESLINT, ["/home/dev/app/src/index.js", "3:7   error", "✖ 2 problems"]),
         (TSC, ["src/app.ts(4,7): error TS2322"]),
+        (
+            MOCHA,
+            [
+                "1) should return the index when present",
+                "1 failing",
+                "AssertionError [ERR_ASSERTION]: -1 == 1",
+                "test/array.spec.js:9:14",
+            ],
+        ),
         (DOCKER, ["worker-1 exited with code 137", "FATAL:  terminating connection"]),
     ],
 )
