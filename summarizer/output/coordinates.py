@@ -203,10 +203,11 @@ def classify_template(template: str) -> LineClass:
     if special is not None:
         return LineClass(COORD, special)
     record = bool(_RECORD.match(template))
+    level = _level(template) if record or template[:1].isalpha() else None
     if record and _ALERT_TAG.match(template):
         # An alert tag in the first field outranks the level: the operators flagged this line.
-        return LineClass(COORD, "alert", 0, True)
-    level = _level(template) if record or template[:1].isalpha() else None
+        # The header (up to the level) is templated, so repeats of one message fold together.
+        return LineClass(COORD, "alert", level[2] if level else 0, True)
     if level is not None and not record and _CLOCK.search(template, 0, level[1]):
         record = True  # "<file name> 2017-05-16 00:00:20.345 2931 WARNING ...": a time precedes the level
     # A level counts when it heads a record, or when the line itself starts with it ("ERROR: x").
