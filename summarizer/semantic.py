@@ -45,11 +45,11 @@ from summarizer.ports import (
     Usage,
 )
 from summarizer.prompts import PromptLibrary, RenderedPrompt
+from summarizer.scoring import Band
 from summarizer.untrusted import Untrusted, fence, new_nonce
 from summarizer.validate import AnswerRules, Validator
 
 __all__ = [
-    "Band",
     "EntryJob",
     "Fallback",
     "Generation",
@@ -60,11 +60,10 @@ __all__ = [
 ]
 
 Source = Literal["llm", "cache", "template"]
-Band = Literal["CRITICAL", "HIGH"]
 Fallback = Callable[[], str] | str
 """The deterministic answer: a string, or a callable evaluated only when it is needed."""
 
-_LINES: dict[Band, int] = {"CRITICAL": 3, "HIGH": 2}
+_LINES: dict[str, int] = {"CRITICAL": 3, "HIGH": 2}  # the bands that get a semantic summary
 _AGENT = re.compile(r"^[a-z0-9_-]{1,32}$")
 
 
@@ -103,7 +102,11 @@ class Generation(BaseModel):
 
 @dataclass(frozen=True, slots=True)
 class EntryJob:
-    """One CRITICAL/HIGH entry to summarise, with its deterministic template answer."""
+    """One entry to summarise, with its deterministic template answer.
+
+    Only CRITICAL and HIGH entries reach the model; MEDIUM/LOW jobs are answered by ``fallback``
+    (the seed gives them mechanical one-line compression), so callers may pass a whole batch.
+    """
 
     entry: SubtaskSummary
     band: Band
@@ -111,7 +114,7 @@ class EntryJob:
 
 
 def entry_rules(band: Band) -> AnswerRules:
-    """The validator for a CRITICAL (3 lines) or HIGH (2 lines) answer."""
+    """The validator for a CRITICAL (3 lines) or HIGH (2 lines) answer (``band`` must be one)."""
     return AnswerRules(lines=_LINES[band], max_line_chars=240, max_chars=720)
 
 
@@ -241,6 +244,16 @@ class Summarizer:
     async def summarize_entry(self, job: EntryJob) -> Generation:
         """The CRITICAL (3-line) or HIGH (2-line) summary of one entry, per its agent-pair variant."""
         entry = job.entry
+        if job.band not in _LINES:
+            text = job.fallback() if callable(job.fallback) else job.fallback
+            return Generation(
+                prompt=job.band.lower(),
+                prompt_version="-",
+                text=text,
+                lines=tuple(line for line in text.splitlines() if line.strip()),
+                source="template",
+                reason=f"{job.band} entries use the one-line template, not the model",
+            )
         values: dict[str, object] = {
             "band": job.band,
             "line_count": _LINES[job.band],

@@ -231,3 +231,16 @@ def test_unknown_prompt_and_bad_values_are_input_errors(make_service: Make) -> N
         svc.generate_sync("critical", {}, validate=AnswerRules(), fallback="x")
     with pytest.raises(InputError, match="JSON"):
         svc.generate_sync("tool_output", {"output": object()}, validate=AnswerRules(), fallback="x")
+
+
+def test_medium_and_low_jobs_never_reach_the_model(make_service: Make, hermes_entry: SubtaskSummary) -> None:
+    """A whole batch may be passed: MEDIUM/LOW get their template line, only CRITICAL/HIGH call out."""
+    fake = FakeCompleter([GOOD_CRITICAL])
+    jobs = [EntryJob(hermes_entry, "MEDIUM", "[Hermes] — one line"), _job(hermes_entry)]
+    medium, critical = make_service(completer=fake).summarize_entries_sync(jobs)
+    assert (
+        medium.source == "template"
+        and medium.lines == ("[Hermes] — one line",)
+        and "MEDIUM" in (medium.reason or "")
+    )
+    assert critical.source == "llm" and len(fake.calls) == 1
