@@ -306,8 +306,9 @@ def _register_session(server: MCPServer[Any], settings: Settings, memory: Memory
         """Compress a session transcript (JSONL) into engram memory: decisions, discoveries, failures,
         progress, files and open questions, merged into today's ``session/{project}/compressed/{date}``.
 
-        Pass ``transcript_path`` (a file) or ``transcript`` (the JSONL text). The trigger rules decide
-        whether a compression is due; ``force`` is an explicit request.
+        Pass ``transcript_path`` (a file) or ``transcript`` (the JSONL text); with neither, the newest
+        Claude Code session of this project is read. Call it at natural pauses: the trigger rules decide
+        whether a compression is due (``force`` is an explicit request, e.g. the user said "compress").
         """
         return _guard(lambda: _compress(settings, memory, cwd, transcript_path, transcript, project,
                                         force, date))
@@ -326,8 +327,16 @@ def _compress(settings: Settings, memory: Memory, cwd: Path, path: str | None, t
     from summarizer.session.service import FileMarks, compress_session, render_report
     from summarizer.session.transcript import parse_transcript
 
-    if (path is None) == (text is None):
+    if path is not None and text is not None:
         raise InputError("pass exactly one of transcript_path or transcript")
+    if path is None and text is None:
+        from summarizer.session.locate import find_claude_transcript
+
+        found = find_claude_transcript(cwd, os.environ)
+        if found is None:
+            raise InputError(f"no transcript given and no Claude Code session found for {str(cwd)!r}; "
+                             "pass transcript_path or transcript")
+        path = str(found)
     if path is not None:
         from summarizer.cli._common import read_text
 

@@ -87,7 +87,10 @@ def _read_hook() -> dict[str, Any]:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def session(transcript: str | None, project: str | None, force: bool, day: str | None, hook: bool,
             offline: bool | None, as_json: bool) -> None:
-    """Compress a session TRANSCRIPT (JSONL; '-' for stdin) into engram memory."""
+    """Compress a session TRANSCRIPT (JSONL; '-' for stdin) into engram memory.
+
+    Without TRANSCRIPT, the newest Claude Code session of the current directory is used.
+    """
     if not hook:
         handle_errors(_session)(transcript, project, force, day, hook, offline, as_json)
         return
@@ -109,7 +112,13 @@ def _session(transcript: str | None, project: str | None, force: bool, day: str 
         hook_cwd = payload.get("cwd")
         cwd = hook_cwd if isinstance(hook_cwd, str) and hook_cwd else cwd
     if not transcript:
-        raise InputError("give a TRANSCRIPT path, '-' for stdin, or --hook")
+        from summarizer.session.locate import find_claude_transcript
+
+        found = find_claude_transcript(Path(cwd), os.environ)
+        if found is None:
+            raise InputError("give a TRANSCRIPT path, '-' for stdin, or --hook (no Claude Code session "
+                             f"found for {cwd!r})")
+        transcript = str(found)
     settings = Settings.load(os.environ, offline=offline)
     text = read_text(transcript, what="transcript")
     parsed = parse_transcript(text, source=transcript)

@@ -184,3 +184,18 @@ def test_envelope_reduce_keeps_the_recovery_handle(settings: Settings, store: St
     assert "tx_9f2c1" in _text(reduced) and len(_text(reduced)) < 40_000
     bad = _call(server, "envelope_reduce", {"envelope": "{not json"})
     assert bad.is_error and _text(bad).startswith("envelope is not valid JSON")
+
+
+def test_session_compress_with_no_arguments_reads_the_running_claude_code_session(
+    settings: Settings, store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An agent can call session_compress bare: the newest transcript of the server's project is used."""
+    from summarizer.session.locate import claude_project_dir
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    folder = claude_project_dir(tmp_path / "shopapi", {"HOME": str(tmp_path)})
+    folder.mkdir(parents=True)
+    fixture = Path(__file__).parents[1] / "session" / "fixtures" / "claude_code.jsonl"
+    (folder / "5b1f0c8e.jsonl").write_text(fixture.read_text())
+    report = _call(_server(settings, store, tmp_path), "session_compress", {"date": "2026-11-29"})
+    assert not report.is_error and _text(report).startswith("Context compressed to engram:")

@@ -158,3 +158,30 @@ def test_an_unreachable_engram_server_prints_the_summary(
     assert "engram unavailable" in result.stderr and "unreachable" in result.stderr
     assert result.stdout.startswith(f"## Session Compression — {DAY}\n")
     assert recovered.exit_code == 1 and "unreachable" in recovered.stderr
+
+
+def test_without_a_transcript_the_newest_claude_code_session_of_the_directory_is_used(
+    runner: CliRunner, fixture_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """~/.claude/projects/<cwd, each non-alphanumeric character a ->/<session>.jsonl, newest first."""
+    import os
+
+    from summarizer.session.locate import claude_project_dir
+
+    work = tmp_path / "my.app"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    folder = claude_project_dir(work, {"HOME": str(tmp_path)})
+    assert folder.name == "".join(c if c.isalnum() and c.isascii() else "-" for c in str(work))
+    folder.mkdir(parents=True)
+    older, newer = folder / "old.jsonl", folder / "new.jsonl"
+    older.write_text('{"role": "user", "content": "an old session"}\n')
+    newer.write_text((fixture_dir / "messages.jsonl").read_text())
+    os.utime(older, (1, 1))
+    result = runner.invoke(main, ["session", "--date", DAY, "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["decisions"] == 3
+    monkeypatch.setenv("HOME", str(tmp_path / "nobody"))
+    missing = runner.invoke(main, ["session"])
+    assert missing.exit_code == 2 and "no Claude Code session found" in missing.stderr
