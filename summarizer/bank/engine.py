@@ -26,7 +26,7 @@ from summarizer.models import SubtaskSummary
 from summarizer.phase import render_for_mode
 from summarizer.scoring import Band
 
-__all__ = ["LABELS", "Allocation", "allocate", "mask_fields", "render_bank_lines"]
+__all__ = ["LABELS", "Allocation", "allocate", "mask_fields", "render_bank_lines", "template_lines"]
 
 LABELS = ("What changed", "To next agent", "Gotcha")
 
@@ -65,9 +65,16 @@ def allocate(bands: Sequence[Band], scores: Sequence[float], budget: float) -> A
     return Allocation(tuple(costs), tuple(expanded), remaining)
 
 
-def render_bank_lines(entry: SubtaskSummary, band: Band, expanded: bool) -> tuple[str, ...]:
-    """The band's deterministic lines for the bank: expanded ones labelled, else one line."""
+def template_lines(entry: SubtaskSummary, band: Band) -> tuple[str, ...]:
+    """The deterministic expanded lines of a CRITICAL (3) or HIGH (2) entry, unlabelled."""
+    return render_for_mode(entry, band, "expanded")
+
+
+def render_bank_lines(
+    entry: SubtaskSummary, band: Band, expanded: bool, semantic: tuple[str, ...] | None = None
+) -> tuple[str, ...]:
+    """The band's lines for the bank: expanded ones labelled (``semantic`` lines when given), else one."""
     if band == "CRITICAL" or (band == "HIGH" and expanded):
-        lines = render_for_mode(entry, band, "expanded")
+        lines = semantic or template_lines(entry, band)
         return tuple(f"{LABELS[min(i, 2)]}: {line}" for i, line in enumerate(lines))
     return render_for_mode(entry, band, "aggressive" if band == "LOW" else "standard")

@@ -20,14 +20,14 @@ structured fields Layer 1 allows plus the rendered summary lines.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from summarizer.bank import atomic
 from summarizer.bank.active_context import ActiveContext, render_active_context
 from summarizer.bank.archive import append_entries, archive_file
-from summarizer.bank.engine import mask_fields
+from summarizer.bank.engine import mask_fields, template_lines
 from summarizer.bank.layout import BankState, load_state
 from summarizer.bank.phase_plan import PlanContext, apply_artifacts, apply_entries, prepare_entries
 from summarizer.bank.progress_log import ProgressLog, render_progress_log
@@ -37,8 +37,13 @@ from summarizer.bank.xref import XrefIndex, render_next_ids, render_xref
 from summarizer.bank.zz import render_zz
 from summarizer.errors import InputError, StorageError
 from summarizer.models import SubtaskSummary
+from summarizer.scoring import Band
 
-__all__ = ["GatePlan", "GateRequest", "check_writable", "plan_gate", "run_gate", "write_plan"]
+__all__ = ["GatePlan", "GateRequest", "Summarize", "check_writable", "plan_gate", "run_gate", "write_plan"]
+
+
+Summarize = Callable[[Sequence[tuple[SubtaskSummary, Band, tuple[str, ...]]]], list[tuple[str, ...]]]
+"""``[(scrubbed entry, band, template lines)] -> [lines]``: the semantic-summary seam (an LLM)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +57,8 @@ class GateRequest:
     feature: str = "default"
     final: bool = False
     learnings: Path | None = None
+    # entry number (1-based) -> semantic lines (unlabelled) for CRITICAL/HIGH entries; see run_gate
+    semantic: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.estimated_phases < 1:
@@ -130,11 +137,15 @@ def check_writable(paths: list[Path]) -> None:
         while not ancestor.exists():
             ancestor = ancestor.parent
         if not ancestor.is_dir():
-            raise StorageError(f"cannot write {str(path)!r}: {str(ancestor)!r} is a file where a directory "
-                               "is expected; move it away and re-run")
+            raise StorageError(
+                f"cannot write {str(path)!r}: {str(ancestor)!r} is a file where a directory "
+                "is expected; move it away and re-run"
+            )
         if not os.access(ancestor, os.W_OK | os.X_OK):
-            raise StorageError(f"cannot write {str(path)!r}: {str(ancestor)!r} is not writable (read-only "
-                               "filesystem or permissions); nothing was changed")
+            raise StorageError(
+                f"cannot write {str(path)!r}: {str(ancestor)!r} is not writable (read-only "
+                "filesystem or permissions); nothing was changed"
+            )
 
 
 def write_plan(plan: GatePlan) -> None:
@@ -152,10 +163,19 @@ def run_gate(
     *,
     lock_timeout_s: float = 120.0,
     clock: Callable[[], float] | None = None,
+    summarize: Summarize | None = None,
 ) -> GateReport:
-    """Run one gate against the bank at ``root`` (lock, clean, load, plan, write)."""
+    """Run one gate against the bank at ``root`` (lock, clean, load, plan, write).
+
+    ``summarize`` (optional) writes the CRITICAL/HIGH lines, e.g. with an LLM; it runs *before*
+    the lock is taken, so slow model calls never block other gates. The template lines are its
+    fallback; an answer with the wrong number of lines is ignored. Entries that end up stored in
+    1-line form, or that are unchanged in the bank, do not use its answer.
+    """
     if root.exists() and not root.is_dir():
         raise InputError(f"bank path {str(root)!r} is a file, not a directory; pass --bank DIR")
+    if summarize is not None:
+        request = _with_semantic(request, summarize)
     with atomic.bank_lock(root, timeout_s=lock_timeout_s):
         cleaned = atomic.clean_stale_temp(root, now=clock() if clock else None)
         state = load_state(root)
@@ -169,6 +189,21 @@ def run_gate(
             "learnings_pending": pending,
         }
     )
+
+
+def _with_semantic(request: GateRequest, summarize: Summarize) -> GateRequest:
+    prepared, _ = prepare_entries(request)
+    wanted = [p for p in prepared if p.score.priority in ("CRITICAL", "HIGH")]
+    if not wanted:
+        return request
+    jobs = [(p.clean, p.score.priority, template_lines(p.clean, p.score.priority)) for p in wanted]
+    answers = summarize(jobs)
+    semantic = {
+        p.index: tuple(lines)
+        for p, (_, _, fallback), lines in zip(wanted, jobs, answers, strict=True)
+        if len(lines) == len(fallback)
+    }
+    return replace(request, semantic=semantic)
 
 
 def _learnings_pending(request: GateRequest) -> bool:

@@ -152,13 +152,15 @@ class PlanContext:
         )
 
 
-def _entry(p: Prepared, feature: str, cost: float, expanded: bool) -> BankEntry:
+def _entry(
+    p: Prepared, feature: str, cost: float, expanded: bool, semantic: tuple[str, ...] | None
+) -> BankEntry:
     band, clean = p.score.priority, p.clean
     return BankEntry(
         date=p.date, phase=p.phase, agent=p.agent, digest=p.digest, band=band, score=p.score.score,
-        cost=cost, lines=render_bank_lines(clean, band, expanded), feature=feature, status=clean.status,
-        to_agents=p.score.to_agents, files=clean.files_changed, tests=clean.tests, coverage=clean.coverage,
-        verdict=clean.verdict, critical_issues=clean.critical_issues, title=p.title,
+        cost=cost, lines=render_bank_lines(clean, band, expanded, semantic), feature=feature,
+        status=clean.status, to_agents=p.score.to_agents, files=clean.files_changed, tests=clean.tests,
+        coverage=clean.coverage, verdict=clean.verdict, critical_issues=clean.critical_issues, title=p.title,
     )  # fmt: skip
 
 
@@ -212,7 +214,7 @@ def apply_entries(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -> 
         )
         fresh: dict[tuple[str, str, str], BankEntry] = {}
         for p, cost, expanded in zip(changing, alloc.costs, alloc.expanded, strict=True):
-            fresh[p.key] = _entry(p, feature, cost, expanded)
+            fresh[p.key] = _entry(p, feature, cost, expanded, ctx.request.semantic.get(p.index))
         # Replaced entries keep their place; new ones follow, highest score first.
         group.items = [
             fresh.pop(i.key) if isinstance(i, BankEntry) and i.key in fresh else i for i in group.items

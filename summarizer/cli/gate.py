@@ -91,7 +91,8 @@ def gate(
     from summarizer.bank import GateRequest, injection_block, run_gate
     from summarizer.bank import close_sprint as do_close
 
-    root = bank or Settings.load(os.environ).bank_dir
+    settings = Settings.load(os.environ)
+    root = bank or settings.bank_dir
     when = _check_date(date)
     if sum(bool(x) for x in (close_sprint, inject, entries)) != 1:
         raise InputError("give exactly one of ENTRIES.jsonl, --close-sprint or --inject PHASE")
@@ -120,7 +121,9 @@ def gate(
         final=final,
         learnings=learnings or default_learnings_dir(root),
     )
-    report = run_gate(root, request)
+    from summarizer.bank.llm_lines import llm_summarize
+
+    report = run_gate(root, request, summarize=llm_summarize(settings))
     if as_json:
         emit_json({"confirmation": report.confirmation(), **report.model_dump(mode="json")})
     else:
