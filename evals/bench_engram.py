@@ -6,7 +6,7 @@ privacy strip, hashing, duplicate or topic lookup), and ``Store.search`` against
 (``MATCH ... ORDER BY rank LIMIT 10``, no join, no filters, no model building) with the same query.
 
     .venv/bin/python evals/bench_engram.py                # 100,000 observations, 300 queries
-    .venv/bin/python evals/bench_engram.py --n 20000      # quicker
+    .venv/bin/python evals/bench_engram.py --n 20000      # quicker; --keep keeps the database file
 
 The bulk of the rows is loaded with one transaction of plain INSERTs (the triggers keep FTS in sync,
 so the file is what the store would have written); the save rate is measured with real
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import sqlite3
 import statistics
 import tempfile
@@ -50,13 +51,19 @@ def timed_saves(store: Store, rng: random.Random, words: Words, weights: list[fl
     """Saves per second over ``count`` real ``Store.save`` calls."""
     start = time.perf_counter()
     for i in range(count):
-        store.save(f"bench-{i % 200}", text(rng, words, weights, 6), text(rng, words, weights, 60),
-                   type=rng.choice(TYPES), project=rng.choice(PROJECTS))
+        store.save(
+            f"bench-{i % 200}",
+            text(rng, words, weights, 6),
+            text(rng, words, weights, 60),
+            type=rng.choice(TYPES),
+            project=rng.choice(PROJECTS),
+        )
     return count / (time.perf_counter() - start)
 
 
-def timed_raw_inserts(path: Path, rng: random.Random, words: Words, weights: list[float],
-                      count: int) -> float:
+def timed_raw_inserts(
+    path: Path, rng: random.Random, words: Words, weights: list[float], count: int
+) -> float:
     """Baseline: the same rows as bare INSERTs, one transaction each, on a raw connection."""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("PRAGMA synchronous = NORMAL")
@@ -64,8 +71,17 @@ def timed_raw_inserts(path: Path, rng: random.Random, words: Words, weights: lis
     for i in range(count):
         body = text(rng, words, weights, 60)
         conn.execute("BEGIN IMMEDIATE")
-        row = (f"bench-{i % 200}", rng.choice(TYPES), text(rng, words, weights, 6), body, None,
-               rng.choice(PROJECTS), "project", None, hash_normalized(body))
+        row = (
+            f"bench-{i % 200}",
+            rng.choice(TYPES),
+            text(rng, words, weights, 6),
+            body,
+            None,
+            rng.choice(PROJECTS),
+            "project",
+            None,
+            hash_normalized(body),
+        )
         conn.execute(q.INSERT_OBSERVATION, row)
         conn.execute("COMMIT")
     rate = count / (time.perf_counter() - start)
@@ -80,8 +96,19 @@ def bulk_fill(path: Path, rng: random.Random, words: list[str], weights: list[fl
     rows = []
     for i in range(count):
         body = text(rng, words, weights, 60)
-        rows.append((f"bench-{i % 200}", rng.choice(TYPES), text(rng, words, weights, 6), body, None,
-                     rng.choice(PROJECTS), "project", None, hash_normalized(body)))
+        rows.append(
+            (
+                f"bench-{i % 200}",
+                rng.choice(TYPES),
+                text(rng, words, weights, 6),
+                body,
+                None,
+                rng.choice(PROJECTS),
+                "project",
+                None,
+                hash_normalized(body),
+            )
+        )
     conn.executemany(q.INSERT_OBSERVATION, rows)
     conn.execute("COMMIT")
     conn.close()
@@ -100,6 +127,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=300, help="search queries to time")
     parser.add_argument("--saves", type=int, default=2000, help="timed Store.save calls per measurement")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--keep", action="store_true", help="keep the database (printed path) afterwards")
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
@@ -132,20 +160,30 @@ def main() -> None:
     raw.close()
     store.close()
 
-    print(f"engram store benchmark: {total:,} observations, {args.queries} queries, "
-          f"{args.saves} saves per measurement")
+    print(
+        f"engram store benchmark: {total:,} observations, {args.queries} queries, "
+        f"{args.saves} saves per measurement"
+    )
     print(f"  database: {path} ({path.stat().st_size / 1e6:.0f} MB + WAL)")
     print("  save rate (one transaction per save, obs/s):")
-    print(f"    empty store : Store.save {empty_rate:7.0f}   bare INSERT {empty_raw:7.0f}   "
-          f"ratio {empty_rate / empty_raw:.2f}")
-    print(f"    at {total:,}: Store.save {full_rate:7.0f}   bare INSERT {full_raw:7.0f}   "
-          f"ratio {full_rate / full_raw:.2f}")
+    print(
+        f"    empty store : Store.save {empty_rate:7.0f}   bare INSERT {empty_raw:7.0f}   "
+        f"ratio {empty_rate / empty_raw:.2f}"
+    )
+    print(
+        f"    at {total:,}: Store.save {full_rate:7.0f}   bare INSERT {full_raw:7.0f}   "
+        f"ratio {full_rate / full_raw:.2f}"
+    )
     print("  search latency (ms), limit 10, OR-joined quoted terms:")
     print(f"    Store.search     median {statistics.median(ours):6.2f}   p95 {percentile(ours, 95):6.2f}")
     print(f"    plain FTS5 query median {statistics.median(plain):6.2f}   p95 {percentile(plain, 95):6.2f}")
-    print(f"    ratio (ours / plain): median {statistics.median(ours) / statistics.median(plain):.2f}   "
-          f"p95 {percentile(ours, 95) / percentile(plain, 95):.2f}")
+    print(
+        f"    ratio (ours / plain): median {statistics.median(ours) / statistics.median(plain):.2f}   "
+        f"p95 {percentile(ours, 95) / percentile(plain, 95):.2f}"
+    )
     print(f"  mean hits per query: {statistics.mean(hits):.1f}")
+    if not args.keep:
+        shutil.rmtree(workdir, ignore_errors=True)
 
 
 if __name__ == "__main__":
