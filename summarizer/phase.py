@@ -121,8 +121,13 @@ def entries_from_text(text: str, source: str) -> list[SubtaskSummary]:
         return [entry_from_mapping(v, f"{source}[{i}]") for i, v in enumerate(values)]
     try:
         return [entry_from_mapping(json.loads(stripped), source)]
-    except json.JSONDecodeError:
-        pass  # not one object: try JSONL, which reports the failing line
+    except json.JSONDecodeError as exc:
+        # "Extra data" after a complete value means several values: JSONL, which reports the failing
+        # line. Anything else is one broken document (a pretty-printed object spans many lines).
+        if exc.msg != "Extra data":
+            raise InputError(
+                f"invalid JSON in {source} at line {exc.lineno} column {exc.colno}: {exc.msg}"
+            ) from None
     entries = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():

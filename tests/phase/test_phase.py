@@ -60,6 +60,7 @@ def test_entries_from_text_accepts_object_array_and_jsonl() -> None:
     ("text", "message"),
     [
         ('{"summary": "a"}\n{"summary": ', "invalid JSON in f.jsonl line 2"),
+        ('{\n  "summary":\n}', "invalid JSON in f.jsonl at line 3 column 1"),
         (
             '{"summary": "a", "files_chaged": []}',
             "unknown key 'files_chaged' in f.jsonl; did you mean 'files_changed'?",
