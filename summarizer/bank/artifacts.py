@@ -6,7 +6,7 @@ Names (our convention; the seed names the types, not the files; case-insensitive
     REVIEW-phase<P>[-<agent>].md  APPROVED: a **Review:** line (+ a Decision Links row when it has a
                                   ``## Decision`` section or an ADR reference), then deleted;
                                   NEEDS_REVISION / FAILED / no verdict: flagged, left in place
-    PLAN-<feature>.md             the active plan: left alone, unless the gate is the feature's last
+    PLAN-<feature>.md             the active plan: left alone, unless the gate is that feature's last
                                   (``--final``): a ``## Plans`` row, then deleted
     DISC-<name>.md                approved by the user: archived and deleted; REQUEST CHANGES:
                                   flagged, left; DISCARD: deleted, not archived; undecided: flagged
@@ -129,8 +129,13 @@ def _disc(artifact: Artifact, text: str) -> ArtifactAction:
     return ArtifactAction(artifact, flag=f"{artifact.name}: no user decision yet; left in .tmp/")
 
 
-def decide(artifact: Artifact, text: str, *, phase: str, final: bool) -> ArtifactAction | None:
-    """The action for one artifact at a gate of ``phase`` (None: not this gate's business)."""
+def decide(
+    artifact: Artifact, text: str, *, phase: str, final: bool, feature: str = "default"
+) -> ArtifactAction | None:
+    """The action for one artifact at a gate of ``phase`` (None: not this gate's business).
+
+    A ``PLAN-<name>.md`` belongs to the feature ``<name>`` (``PLAN.md``: to any feature).
+    """
     if artifact.kind == "OWN":
         return None
     if artifact.kind == "UNKNOWN":
@@ -148,4 +153,6 @@ def decide(artifact: Artifact, text: str, *, phase: str, final: bool) -> Artifac
     if artifact.kind == "DISC":
         return _disc(artifact, text)
     # PLAN: the current active plan is never compressed; archive it only at feature completion (C4).
-    return ArtifactAction(artifact, delete=True, plan=True) if final else None
+    if not final or artifact.agent not in (None, feature):
+        return None
+    return ArtifactAction(artifact, delete=True, plan=True)

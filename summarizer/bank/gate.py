@@ -63,6 +63,8 @@ class GateRequest:
     def __post_init__(self) -> None:
         if self.estimated_phases < 1:
             raise InputError(f"--estimated-phases must be at least 1, not {self.estimated_phases!r}")
+        if not self.feature.strip() or "\n" in self.feature or "<!--" in self.feature:
+            raise InputError(f"--feature {self.feature!r} must be a one-line name, like auth-jwt")
 
 
 @dataclass(slots=True)

@@ -286,7 +286,7 @@ def apply_artifacts(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -
     phases = list(dict.fromkeys([ctx.request.phase, *(p.phase for p in prepared)]))
     for artifact, text in ctx.state.artifacts:
         phase = artifact.phase if artifact.phase in phases else ctx.request.phase
-        action = decide(artifact, text, phase=phase, final=ctx.request.final)
+        action = decide(artifact, text, phase=phase, final=ctx.request.final, feature=ctx.request.feature)
         if action is None:
             continue
         if action.flag:

@@ -84,10 +84,11 @@ def test_unrecognised_artifacts_and_other_phases_are_left_alone(gate: Gate, bank
 def test_plan_is_archived_only_at_the_final_phase(gate: Gate, bank: Path) -> None:
     """C4: the active PLAN stays; with --final it becomes a ## Plans row and leaves .tmp/."""
     plan = _tmp(bank, "PLAN-auth.md", "# Plan\n")
+    other = _tmp(bank, "PLAN-billing.md", "# Plan\n")
     gate("1", [JWT], feature="auth")
     assert plan.exists()
     gate("2", [TYPO], feature="auth", final=True)
-    assert not plan.exists()
+    assert not plan.exists() and other.exists()  # another feature's plan is not this gate's
     assert f"| {DATE} | auth | PLAN-auth.md | complete |" in (bank / "01-active-context.md").read_text()
 
 
