@@ -98,7 +98,7 @@ _HARD = re.compile(
     r"|\b[Ff]ail(?:ed|ure|ing|s)?\b|\bnot ok\b|[✗✘✖❌×]|\b[Aa]ssert(?:ion)?\w*\b"
     r"|[Ss]egmentation fault|core dumped|\b[Aa]bort(?:ed)?\b|\bUnhandled\b|\bundefined reference\b"
     r"|\bcannot find symbol\b|\bunresolved\b|\bno such file\b|\bNo such file\b|\bnot found\b"
-    r"|^E {2,}\S|^\s*●|^>\s"
+    r"|^E {2,}\S|^\s*●|^> {3,}\S"
 )
 _WARN = re.compile(r"\b(?:[Ww]arning|WARNING|WARN|[Dd]eprecat\w*)\b|warning\[")
 
@@ -196,6 +196,8 @@ def classify_template(template: str) -> LineClass:
     """Classify one line template (digits already replaced by ``#``)."""
     if not template or template.isspace():
         return _PLAIN
+    if formats.is_announcement(template):
+        return LineClass(PASS, "announce")
     if formats.is_pass_line(template):
         return LineClass(PASS)
     low = template.lower()

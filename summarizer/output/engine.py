@@ -34,6 +34,7 @@ _FAILURE_BLOCK_LINES = 60
 _BARE_PATH = re.compile(r"^(?:[A-Za-z]:)?[\w.~@/\\+-]+\.[A-Za-z]\w{0,7}$")
 # Failing-test headers whose details follow, indented: TAP "not ok", jest "●", spec/mocha marks.
 _BLOCK_HEADER = re.compile("^\\s*(?:not ok\\b|●|✖|✗|✘|×|❌|\\d+\\) )".encode())
+_INFORMATIVE = re.compile(rb"[A-Za-z]{3}")
 _ESLINT_LINE = re.compile(r"^\s+#+:#+\s")
 _SOURCE_LINE = re.compile(r"^\s+(?:\S|\[Previous line repeated)")
 
@@ -176,6 +177,10 @@ class Engine:
         templates = self.templates
         index = (-n0) % sampler.every
         while index < len(tpls):
+            # A sample should say something: step past blank and punctuation-only lines.
+            for _ in range(4):
+                if index + 1 < len(tpls) and not _INFORMATIVE.search(tpls[index]):
+                    index += 1
             if templates[tpls[index]].cls in (co.PLAIN, co.HEADER):
                 sampler.kept.append((n0 + index + 1, raws[index][:4096]))
                 if len(sampler.kept) > sampler.cap:
@@ -314,7 +319,7 @@ class Engine:
         self._close_failure()
         self._close_trace()
         for template, rec in self.templates.items():
-            if rec.cls == co.PASS:
+            if rec.cls == co.PASS and rec.lc.kind != "announce":
                 self.passed += self.counts[template]
             elif rec.cls == co.BINARY:
                 self.binary_lines += self.counts[template]
@@ -341,7 +346,7 @@ class Engine:
         for template, rec in self.templates.items():
             if counts[template] == 1 and rec.cls in (co.PLAIN, co.PASS, co.BINARY, co.HEADER):
                 self.pruned_lines += 1
-                self.passed += rec.cls == co.PASS
+                self.passed += rec.cls == co.PASS and rec.lc.kind != "announce"
                 self.binary_lines += rec.cls == co.BINARY
                 del counts[template]
                 self.last.pop(template, None)

@@ -14,18 +14,28 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FAMILIES", "failing_test_name", "family_hits", "is_frame", "is_pass_line", "special_kind"]
+__all__ = [
+    "FAMILIES",
+    "failing_test_name",
+    "family_hits",
+    "is_announcement",
+    "is_frame",
+    "is_pass_line",
+    "special_kind",
+]
 
 _PASS = re.compile(
     r"\s(?:PASSED|XFAIL|XPASS|SKIPPED|SKIP|XFAILED)(?: \(.*\))?\s*(?:\[ *#+%\])?$"  # pytest -v
     r"|^\s*ok #+(?: -|$)"  # TAP
     r"|^\s*(?:✓|✔|√|\[PASS\]|PASS:?)\s"  # jest/vitest/mocha, go, generic
-    r"|^\s*--- (?:PASS|SKIP): |^=== (?:RUN|PAUSE|CONT|NAME)\s"  # go test -v
+    r"|^\s*--- (?:PASS|SKIP): "  # go test -v
     r"|^ok\s+\S+\s+(?:\(cached\)|[#.]+m?s)"  # go package ok
     r"|^test \S.* \.\.\. (?:ok|ignored)$"  # cargo test
     r"|\s\.\.\. (?:ok|skipped.*)$"  # unittest -v
-    r"|^\s*# Subtest: "  # node:test announces every test before its result
 )
+
+# Announcements of a test about to run (node:test "# Subtest:", go "=== RUN"): neither pass nor fail.
+_ANNOUNCE = re.compile(r"^\s*# Subtest: |^=== (?:RUN|PAUSE|CONT|NAME)\s")
 
 _SUMMARY = re.compile(
     r"^=+ .*\b(?:passed|failed|errors?|no tests ran)\b.* in [#.]+s.*=+$"
@@ -99,6 +109,13 @@ _PASS_KEYS = (
     "ignored",
     "subtest",
 )
+
+
+def is_announcement(template: str) -> bool:
+    """True for a line announcing a test before its result (not counted as a pass)."""
+    return (template.lstrip().startswith("# Subtest: ") or template.startswith("=== ")) and bool(
+        _ANNOUNCE.search(template)
+    )
 
 
 def is_pass_line(template: str) -> bool:

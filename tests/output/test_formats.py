@@ -61,6 +61,13 @@ def test_passing_tests_are_counted_not_listed(run: Run) -> None:
     assert result.text.count("PASSED") <= 2  # at most a sample or pattern line, not 40
 
 
+def test_announced_tests_are_not_counted_as_passes(run: Run) -> None:
+    """node:test announces every test ("# Subtest:") before "ok": only the 20 passes count."""
+    result = run(fixture_bytes("node_tap_fail.txt"))
+    assert result.passed_tests == 20
+    assert result.failing_tests == ("totals match",)
+
+
 def test_failing_test_names_go_into_the_header(run: Run) -> None:
     """The header names every failing test."""
     result = run(fixture_bytes("pytest_fail.txt"))
