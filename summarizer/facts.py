@@ -323,14 +323,14 @@ def _status_codes(text: str) -> list[str]:
 
 def _endpoints(text: str) -> list[str]:
     found: list[str] = []
-    spans: list[tuple[int, int]] = []
+    starts: set[int] = set()  # where a method's path starts: the bare-path pass skips those
     for match in _METHOD_PATH.finditer(text):
         path = _clean_path(match.group(2))
         if path and not _FILE_EXT.search(path):
             found.append(f"{match.group(1)} {path}")
-            spans.append(match.span(2))
+            starts.add(match.start(2))
     for match in _API_PATH.finditer(text):
-        if any(s <= match.start() < e for s, e in spans):
+        if match.start() in starts:
             continue
         path = _clean_path(match.group(0))
         if not _FILE_EXT.search(path):
