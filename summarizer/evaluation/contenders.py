@@ -27,6 +27,7 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -187,6 +188,18 @@ class _Recording:
 
 
 @dataclass
+class _LoopBridge:
+    """A completer usable from another thread's event loop: each call runs on ``loop``."""
+
+    inner: Completer
+    loop: asyncio.AbstractEventLoop
+
+    async def complete(self, request: CompletionRequest, /) -> Completion:
+        future = asyncio.run_coroutine_threadsafe(self.inner.complete(request), self.loop)
+        return await asyncio.wrap_future(future)
+
+
+@dataclass
 class PromptContender:
     """A prompt directory answering with one model through the production service.
 
@@ -213,6 +226,7 @@ class PromptContender:
         from summarizer.prompts import PromptLibrary
 
         self.library = PromptLibrary(self.prompt_dir)
+        self._pool = ThreadPoolExecutor(max_workers=32, thread_name_prefix="eval-session")
 
     def _prompt_for(self, case: ResolvedCase) -> str | None:
         if case.kind == "phase_gate":
@@ -239,7 +253,7 @@ class PromptContender:
         }
         return "prompt:" + json.dumps(material, sort_keys=True)
 
-    def _service(self, recording: _Recording) -> object:
+    def _service(self, recording: Completer) -> object:
         from summarizer.semantic import Summarizer
 
         return Summarizer(
@@ -269,7 +283,14 @@ class PromptContender:
             generation = await service.summarize_entry(job)
             text, source, reason = generation.text, generation.source, generation.reason
         else:
-            text, session_source = await asyncio.to_thread(_session_document, case, service)
+            # The session service is synchronous (one asyncio.run per call) and runs in a worker
+            # thread; its model calls are sent back to this loop, because litellm's clients and
+            # logging worker belong to one event loop and break when several loops share them.
+            # Those threads come from a pool of our own: a thread blocked here waits on this loop,
+            # and litellm's own run_in_executor work would deadlock in a default pool full of them.
+            loop = asyncio.get_running_loop()
+            bridged = self._service(_LoopBridge(recording, loop))
+            text, session_source = await loop.run_in_executor(self._pool, _session_document, case, bridged)
             source = _SESSION_SOURCES.get(session_source, "llm")
             reason = None if source != "template" else "the model's session document was not used"
         latency = time.perf_counter() - started

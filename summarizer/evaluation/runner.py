@@ -28,6 +28,7 @@ from summarizer.errors import StorageError, SummarizerError
 from summarizer.evaluation.cells import CellResult, ResolvedCase, measure
 from summarizer.evaluation.contenders import Contender
 from summarizer.evaluation.metrics import METRIC_VERSION
+from summarizer.tokens import count_tokens
 
 __all__ = ["Matrix", "ResultsCache", "cell_key", "run_matrix", "run_matrix_sync"]
 
@@ -131,6 +132,8 @@ async def run_matrix(
                 continue
             plan.append((contender, case, cell_key(material, case)))
 
+    # Load the tokenizer once before the cells start: concurrent first calls would each load it.
+    count_tokens("warm up")
     tasks: dict[str, asyncio.Task[tuple[CellResult, bool]]] = {}
     counters = {"computed": 0, "reused": 0, "calls": 0}
 
