@@ -44,17 +44,20 @@ ON CONFLICT(id) DO UPDATE SET
 END_SESSION = "UPDATE sessions SET ended_at = datetime('now'), summary = ? WHERE id = ?"
 GET_SESSION = f"SELECT {', '.join(SESSION_FIELDS)} FROM sessions WHERE id = ?"
 
-# INDEXED BY: without ANALYZE statistics SQLite prefers idx_obs_scope here, which scans every row of the
-# scope (1 ms at a few hundred rows, linear after); migrate() guarantees both indexes exist.
-FIND_TOPIC = f"""SELECT id FROM observations o INDEXED BY idx_obs_topic
-WHERE topic_key = ? AND ifnull(project, '') = ifnull(?, '') AND scope = ? AND {_LIVE}
+# The unary ``+`` keeps SQLite from answering these lookups through idx_obs_scope / idx_obs_deleted /
+# idx_obs_type: without ANALYZE statistics it picked idx_obs_scope, a scan of the whole scope (1 ms per
+# save at a few hundred rows, linear after). ``INDEXED BY`` would do the same but fails outright on a
+# file whose index differs; this only steers the planner to idx_obs_topic and idx_obs_dedupe.
+_LIVE_NOINDEX = "+o.deleted_at IS NULL"
+FIND_TOPIC = f"""SELECT id FROM observations o
+WHERE topic_key = ? AND ifnull(project, '') = ifnull(?, '') AND +scope = ? AND {_LIVE_NOINDEX}
 ORDER BY datetime(updated_at) DESC, datetime(created_at) DESC LIMIT 1"""
 UPSERT_TOPIC = """UPDATE observations SET type = ?, title = ?, content = ?, tool_name = ?, topic_key = ?,
   normalized_hash = ?, revision_count = revision_count + 1, last_seen_at = datetime('now'),
   updated_at = datetime('now') WHERE id = ?"""
-FIND_DUPLICATE = f"""SELECT id FROM observations o INDEXED BY idx_obs_dedupe
-WHERE normalized_hash = ? AND ifnull(project, '') = ifnull(?, '') AND scope = ? AND type = ? AND title = ?
-  AND {_LIVE} AND datetime(created_at) >= datetime('now', ?)
+FIND_DUPLICATE = f"""SELECT id FROM observations o
+WHERE normalized_hash = ? AND ifnull(project, '') = ifnull(?, '') AND +scope = ? AND +type = ? AND title = ?
+  AND {_LIVE_NOINDEX} AND datetime(created_at) >= datetime('now', ?)
 ORDER BY created_at DESC LIMIT 1"""
 BUMP_DUPLICATE = """UPDATE observations SET duplicate_count = duplicate_count + 1,
   last_seen_at = datetime('now'), updated_at = datetime('now') WHERE id = ?"""
@@ -65,8 +68,8 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, datetime('now'), datetime('now'))"""
 INSERT_OBSERVATION_SYNC = f"""INSERT INTO observations ({_INSERT_COLS}, sync_id)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 1, datetime('now'), datetime('now'),
   'obs-' || lower(hex(randomblob(16))))"""
-FIND_HASH = f"""SELECT id FROM observations o INDEXED BY idx_obs_dedupe
-WHERE normalized_hash = ? AND ifnull(project, '') = ifnull(?, '') AND {_LIVE} LIMIT 1"""
+FIND_HASH = f"""SELECT id FROM observations o
+WHERE normalized_hash = ? AND ifnull(project, '') = ifnull(?, '') AND {_LIVE_NOINDEX} LIMIT 1"""
 
 GET_OBSERVATION = f"SELECT {_OBS} FROM observations o WHERE o.id = ? AND {_LIVE}"
 UPDATE_OBSERVATION = """UPDATE observations SET type = ?, title = ?, content = ?, project = ?, scope = ?,
@@ -134,8 +137,10 @@ def _hit(row: Sequence[Any]) -> SearchResult:
 
 def recent_observations(conn: sqlite3.Connection, project: str, scope: str, limit: int) -> list[Observation]:
     """Live observations newest-created first, optionally filtered by project and scope."""
-    where, args = _filters((("o.project", project), ("o.scope", scope)))
-    sql = f"SELECT {_OBS} FROM observations o WHERE {_LIVE}{where} ORDER BY o.created_at DESC LIMIT ?"
+    where, args = _filters((("o.project", project), ("+o.scope", scope)))
+    # Not through idx_obs_deleted or idx_obs_scope (every live row, then a sort): walk idx_obs_created
+    # newest first and stop at ``limit``.
+    sql = f"SELECT {_OBS} FROM observations o WHERE {_LIVE_NOINDEX}{where} ORDER BY o.created_at DESC LIMIT ?"
     return [observation(r) for r in conn.execute(sql, (*args, limit))]
 
 
@@ -143,8 +148,8 @@ def latest_by_topic(conn: sqlite3.Connection, prefix: str, project: str, scope: 
     """Newest-updated live observation whose topic_key starts with ``prefix``."""
     where, args = _filters((("o.project", project), ("o.scope", scope)))
     # A range on the BINARY-collated key is an exact prefix test that can use idx_obs_topic.
-    sql = (f"SELECT {_OBS} FROM observations o WHERE {_LIVE} AND o.topic_key >= ? AND o.topic_key < ?{where} "
-           "ORDER BY datetime(o.updated_at) DESC, o.id DESC LIMIT 1")
+    sql = (f"SELECT {_OBS} FROM observations o WHERE {_LIVE_NOINDEX} AND o.topic_key >= ? "
+           f"AND o.topic_key < ?{where} ORDER BY datetime(o.updated_at) DESC, o.id DESC LIMIT 1")
     row = conn.execute(sql, (prefix, prefix + "\U0010ffff", *args)).fetchone()
     return observation(row) if row else None
 
