@@ -86,6 +86,8 @@ _CODE_REFERENCE = re.compile(
     | [A-Za-z_]\w*\(.*$                          # get_password()
     | [A-Za-z_]\w*\[.*$                          # os.environ["X"]
     | \$\{?[A-Za-z_]\w*\}?:?-?.*$                # $VAR, ${VAR}, ${VAR:-default}
+    | [A-Za-z_][\w$.]*\{.*$                      # object reprs: token=Token{a64f992 ...} (Android)
+    | [A-Za-z_][\w$.]*@[0-9a-f]{6,8}$             # Java default toString: com.acme.Token@1b6d3586
     | \{\{.*\}\}$ | %\(\w+\)s$ | <[^>]*>$        # templates and <placeholders>
     """
 )
@@ -126,6 +128,8 @@ def generic_kind(key: str) -> str | None:
     parts = [p for p in re.split(r"[\s_.\-]+", spaced.lower()) if p]
     if not parts:
         return None
+    if parts == ["pass"]:
+        return None  # `--- PASS: TestAdd`, "tests pass: ..." (DB_PASS and smtpPass still count)
     for width in (3, 2, 1):
         if len(parts) >= width and (kind := GENERIC_KEYWORDS.get("".join(parts[-width:]))):
             return kind
