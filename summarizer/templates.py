@@ -115,6 +115,13 @@ _LABELS = {
     "components": "components ",
     "env_vars": "env ",
 }
+# Category names as prose (no slash: "schema/migration" would read as a path to a validator).
+_CATEGORY_LABEL = {
+    "schema/migration": "schema and migration",
+    "auth/security": "auth and security",
+    "api": "API contract",
+    "code-quality": "code quality",
+}
 # Why it matters when the entry names no concrete detail: by the riskiest category it mentions.
 _CATEGORY_WHY = {
     "schema/migration": "the data model changed, so queries and migrations built on it must be re-checked",
@@ -206,10 +213,11 @@ def _details(entry: SubtaskSummary, facts: Facts, variants: Sequence[Variant], a
 def _what_line(entry: SubtaskSummary, facts: Facts, variants: Sequence[Variant]) -> str:
     first = first_sentence(entry.summary)
     details = _details(entry, facts, variants, first)
-    line = _sentence(first).rstrip(".")
-    if details:
-        line += " (" + "; ".join(details) + ")"
-    return shorten(line + ".", MAX_LINE)
+    extra = f" ({'; '.join(details)})" if details else ""
+    # A long first sentence gives way to the contract details (they are what the next agent needs),
+    # but keeps at least 80 characters; the details are cut last.
+    head = shorten(_sentence(first).rstrip("."), max(MEDIUM_SENTENCE, MAX_LINE - len(extra) - 1))
+    return shorten(head + extra + ".", MAX_LINE)
 
 
 def _why_line(
@@ -243,7 +251,7 @@ def _gotcha_line(entry: SubtaskSummary, facts: Facts) -> str:
     if concepts:
         top = concepts[0]
         same = [c.name for c in concepts if c.category == top.category][:3]
-        label = top.category.replace("/", " and ").replace("-", " ")  # no slash: it would read as a path
+        label = _CATEGORY_LABEL.get(top.category, top.category)
         text = f"No trade-off recorded; the main risk is the {label} change ({', '.join(same)})"
         return shorten(_sentence(text), MAX_LINE)
     return "No trade-off recorded."
