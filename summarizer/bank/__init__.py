@@ -1,10 +1,15 @@
-"""The memory bank at the phase gate: ``summarizer gate`` and its files.
+"""The memory bank at the phase gate: ``summarizer gate`` and its files (docs/memory-bank.md).
 
 Public entry points: :func:`run_gate` (one batch into the bank), :func:`close_sprint` and
-:func:`injection_block` (the wisdom bridge). The modules, one concept each: ``atomic`` (crash-safe
-writes, stale cleanup, the lock), ``layout`` (paths, loading), ``active_context``,
-``progress_log``, ``xref`` + ``xref_rules``, ``ledger`` (budget carryover), ``zz``, ``archive``,
-``artifacts`` (``.tmp/`` rules), ``trim`` (C7), ``phase_plan`` + ``gate`` (the flow), ``sprint``.
+:func:`injection_block` (the wisdom bridge). One concept per module:
+
+* effects: ``atomic`` (crash-safe writes, stale cleanup, the lock), ``layout`` (paths, loading);
+* files: ``markdown`` (sections, tables, located errors), ``entry`` (an entry and its content hash),
+  ``active_context``, ``ledger`` (budget carryover), ``progress_log``, ``xref``, ``zz``, ``archive``;
+* rules: ``artifacts`` (``.tmp/``), ``xref_rules``, ``trim`` (C7), ``engine`` (the phase engine's
+  scoring, templates and masks adapted to the bank);
+* flow: ``phase_plan`` + ``gate`` (pure planning, then ordered atomic writes), ``report``,
+  ``sprint`` (C5 and the wisdom bridge), ``llm_lines`` (the optional LLM seam).
 """
 
 from __future__ import annotations
