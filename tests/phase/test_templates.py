@@ -144,3 +144,17 @@ def test_variant_lookup_order() -> None:
     assert variant_for("themis", "mnemosyne").pair == "* -> mnemosyne"
     assert variant_for("themis", "hermes").pair == "themis -> *"
     assert variant_for("zeus", None).pair == "* -> *"
+
+
+def test_contract_details_survive_a_long_first_sentence() -> None:
+    """The first sentence is cut (to no less than 80 chars) so the endpoint and codes still fit."""
+    long = entry(
+        summary="Reworked the whole orders module so that every handler validates its input, logs context, "
+        "retries transient failures and records idempotency keys for every payment attempt we make. "
+        "It returns 409 on duplicate keys and 422 on bad input via POST /api/v1/orders.",
+        **{"from": "hermes", "to": "aphrodite"},
+    )
+    what = render_lines(long, "HIGH")[0]
+    assert len(what) <= MAX_LINE
+    assert what.endswith("(POST /api/v1/orders; status 409, 422).")
+    assert "…" in what and what.startswith("Reworked the whole orders module")
