@@ -49,16 +49,6 @@ PLAIN, COORD, SOFT, PASS, FRAME, BINARY, HEADER = 0, 1, 2, 3, 4, 5, 6
 
 _HEADER_WINDOW = 170
 
-# The first level-like token of a record's header decides its severity.
-_LEVEL = re.compile(
-    r"(?<![\w.\-/])(?P<up>(?-i:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|FAILURE|CRITICAL|CRIT|SEVERE|"
-    r"ALERT|EMERG|PANIC|VERBOSE|FINE|FINER|FINEST|CONFIG))(?![\w\-/])(?!\.\w)"
-    r"|\[(?P<br>trace|debug|info|notice|warn|warning|error|crit|critical|alert|emerg|fatal)\]"
-    r"|, (?P<win>Info|Warning|Error|Critical|Verbose|Information) "
-    r"|\blevel=\"?(?P<kv>trace|debug|info|warn|warning|error|fatal|critical|panic)\b"
-    r"|\"level\":\s*\"(?P<js>trace|debug|info|warn|warning|error|fatal|critical|panic)\"",
-    re.IGNORECASE,
-)
 # logcat: "03-17 16:13:46.764  2227  2794 E Tag: message"
 _LOGCAT = re.compile(r"^#{2}-#{2} #{2}:#{2}:#{2}\.#{3}\s+#+\s+#+ (?P<lc>[VDIWEFA]) ")
 _ERROR_LEVELS = {
@@ -112,34 +102,6 @@ _LOCATION = re.compile(
 
 # Python's regex engine tries every branch of an alternation at every position, so each big
 # rule is guarded by plain substring checks on the lower-cased template (memchr-fast).
-_HARD_KEYS = (
-    "err",
-    "fail",
-    "fatal",
-    "panic",
-    "exception",
-    "traceback",
-    "not ok",
-    "assert",
-    "abort",
-    "segmentation",
-    "core dumped",
-    "unhandled",
-    "undefined reference",
-    "cannot find",
-    "unresolved",
-    "no such file",
-    "not found",
-    "exit",
-    "interrupt",
-    "fault",
-    "✗",
-    "✘",
-    "✖",
-    "❌",
-    "×",
-    "●",
-)
 _DOCKER_KEYS = ("exit", "kill", "crashloop", "back-off", "non-zero", "died", "daemon", "signal")
 _WARN_KEYS = ("warn", "deprecat")
 
@@ -148,10 +110,72 @@ def _has(low: str, keys: tuple[str, ...]) -> bool:
     return any(k in low for k in keys)
 
 
+_HARD_WORDS = frozenset(
+    [
+        "error",
+        "Error",
+        "ERROR",
+        "ERRORS",
+        "FAIL",
+        "FAILED",
+        "FAILURE",
+        "FATAL",
+        "fatal",
+        "Fatal",
+        "PANIC",
+        "panic",
+        "Panic",
+        "panicked",
+        "Panicked",
+        "exception",
+        "Exception",
+        "Traceback",
+        "fail",
+        "Fail",
+        "failed",
+        "Failed",
+        "failure",
+        "Failure",
+        "failing",
+        "Failing",
+        "fails",
+        "Fails",
+        "abort",
+        "Abort",
+        "aborted",
+        "Aborted",
+        "Unhandled",
+        "unresolved",
+    ]
+)
+_HARD_SUFFIXES = ("Error", "Exception", "Exit", "Interrupt", "Fault")
+_HARD_PHRASES = (
+    "not ok",
+    "segmentation fault",
+    "core dumped",
+    "undefined reference",
+    "cannot find symbol",
+    "no such file",
+    "not found",
+    "err!",
+    "✗",
+    "✘",
+    "✖",
+    "❌",
+    "×",
+)
+
+
 def _hard(template: str, low: str) -> bool:
     if template[:1] in ("E", ">") or "●" in template:
         return bool(_HARD.search(template))
-    return _has(low, _HARD_KEYS) and bool(_HARD.search(template))
+    words = _WORD.findall(template)
+    candidate = (
+        not _HARD_WORDS.isdisjoint(words)
+        or any(w.endswith(_HARD_SUFFIXES) or w[:6].lower() == "assert" for w in words)
+        or _has(low, _HARD_PHRASES)
+    )
+    return candidate and bool(_HARD.search(template))
 
 
 def _docker(low: str, template: str) -> bool:
@@ -179,17 +203,87 @@ class LineClass:
 _PLAIN = LineClass(PLAIN)
 
 
+_WORD = re.compile(r"[A-Za-z]+")
+_UPPER_LEVELS = frozenset(
+    [
+        "TRACE",
+        "DEBUG",
+        "INFO",
+        "NOTICE",
+        "WARN",
+        "WARNING",
+        "ERROR",
+        "ERR",
+        "FATAL",
+        "FAILURE",
+        "CRITICAL",
+        "CRIT",
+        "SEVERE",
+        "ALERT",
+        "EMERG",
+        "PANIC",
+        "VERBOSE",
+        "FINE",
+        "FINER",
+        "FINEST",
+        "CONFIG",
+    ]
+)
+_BRACKET_LEVELS = frozenset(
+    [
+        "trace",
+        "debug",
+        "info",
+        "notice",
+        "warn",
+        "warning",
+        "error",
+        "crit",
+        "critical",
+        "alert",
+        "emerg",
+        "fatal",
+    ]
+)
+_WIN_LEVELS = frozenset(["info", "warning", "error", "critical", "verbose", "information"])
+_KV_LEVELS = frozenset(["trace", "debug", "info", "warn", "warning", "error", "fatal", "critical", "panic"])
+_KV_BEFORE = re.compile(r"(?:\blevel=\"?|\"level\":\s*\")$", re.IGNORECASE)
+
+
+def _is_word_char(char: str) -> bool:
+    return char.isalnum() or char == "_"
+
+
 def _level(text: str) -> tuple[str, int, int] | None:
-    """(level, start, end) of the first level token in the header window."""
+    """(level, start, end) of the first level token in the header window.
+
+    Equivalent to one big regex, but walks the header's words once: a regex alternation of two
+    dozen level names costs ~50 µs per line in CPython, this ~5 µs.
+    """
     head = text[:_HEADER_WINDOW]
     logcat = _LOGCAT.match(head)
     if logcat:
         return logcat.group("lc"), logcat.start("lc"), logcat.end()
-    match = _LEVEL.search(head)
-    if match is None:
-        return None
-    token = next(g for g in match.groups() if g)
-    return token.upper(), match.start(), match.end()
+    for match in _WORD.finditer(head):
+        word = match.group()
+        start, end = match.span()
+        lower = word.lower()
+        after = head[end : end + 1]
+        if lower in _BRACKET_LEVELS and start and head[start - 1] == "[" and after == "]":
+            return word.upper(), start - 1, end + 1
+        if word in _UPPER_LEVELS:
+            before = head[start - 1] if start else ""
+            if (
+                not (before and (_is_word_char(before) or before in ".-/"))
+                and not (after and (_is_word_char(after) or after in "-/"))
+                and not (after == "." and _is_word_char(head[end + 1 : end + 2] or " "))
+            ):
+                return word, start, end
+        if lower in _WIN_LEVELS and head[start - 2 : start] == ", " and after == " ":
+            return word.upper(), start - 2, end + 1
+        if lower in _KV_LEVELS and _KV_BEFORE.search(head, 0, start) and not _is_word_char(after or " "):
+            return word.upper(), start, end
+    return None
 
 
 def classify_template(template: str) -> LineClass:
