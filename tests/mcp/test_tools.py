@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -161,16 +162,22 @@ def test_session_tools_compress_and_recover_through_the_server(
     assert both.is_error and _text(both) == "pass exactly one of transcript_path or transcript"
 
 
-def test_server_startup_does_not_import_litellm(tmp_path: Path) -> None:
-    """Building the server (what `summarizer mcp` does before serving) leaves litellm unloaded."""
+def test_server_startup_and_offline_session_compression_never_import_litellm(tmp_path: Path) -> None:
+    """Building the server, then compressing a session offline, leaves litellm and jinja2 unloaded."""
+    fixture = Path(__file__).parents[1] / "session" / "fixtures" / "claude_code.jsonl"
     code = (
-        "import sys; from summarizer.mcp_server import build_server; build_server(); "
-        "print(sorted(m for m in ('litellm', 'summarizer.llm', 'summarizer.output') if m in sys.modules))"
+        "import sys\nfrom summarizer.mcp_server import build_server\nbuild_server()\n"
+        "from summarizer.cli import main\n"
+        f"try:\n    main(['session', {str(fixture)!r}, '--json'])\nexcept SystemExit:\n    pass\n"
+        "heavy = ('litellm', 'jinja2', 'summarizer.llm', 'summarizer.output')\n"
+        "print(sorted(m for m in heavy if m in sys.modules), file=sys.stderr)"
     )
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "ENGRAM_DATA_DIR": str(tmp_path / "engram"),
+           "SUMMARIZER_CACHE_DIR": str(tmp_path / "cache")}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
-                          timeout=120, check=True)
-    assert done.stdout.strip() == "[]"
-
+                          env=env, timeout=120)
+    assert json.loads(done.stdout)["action"] == "saved"
+    assert done.stderr.strip().splitlines()[-1] == "[]"
 
 def test_envelope_reduce_keeps_the_recovery_handle(settings: Settings, store: Store, tmp_path: Path) -> None:
     """A 40 KB result shrinks under the cap with its transaction id; bad JSON is an isError."""

@@ -123,25 +123,6 @@ def test_recover_with_nothing_saved_is_a_one_line_error(runner: CliRunner) -> No
     assert "no compressed session for project 'nothing-here'" in result.stderr
 
 
-def test_the_offline_session_command_never_imports_litellm(fixture_dir: Path, tmp_path: Path) -> None:
-    """Keyword compression and recovery run without loading litellm (or the prompt templates)."""
-    import subprocess
-    import sys
-
-    code = (
-        "import sys\nfrom summarizer.cli import main\n"
-        f"try:\n    main(['session', {str(fixture_dir / 'claude_code.jsonl')!r}, '--json'])\n"
-        "except SystemExit:\n    pass\n"
-        "heavy = ('litellm', 'jinja2', 'summarizer.llm')\n"
-        "print(sorted(m for m in heavy if m in sys.modules), file=sys.stderr)"
-    )
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "ENGRAM_DATA_DIR": str(tmp_path / "engram"),
-           "SUMMARIZER_CACHE_DIR": str(tmp_path / "cache")}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
-    assert json.loads(done.stdout)["action"] == "saved"
-    assert done.stderr.strip().splitlines()[-1] == "[]"
-
-
 def test_an_unreachable_engram_server_prints_the_summary(
     runner: CliRunner, fixture_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
