@@ -217,6 +217,10 @@ class Summarizer:
             text = validate(completion.text, source)
         except ProviderError as exc:
             return template(f"{type(exc).__name__}: {exc}")
+        except ValueError as exc:
+            # A caller's validator that parses the answer (session documents) may meet text it
+            # cannot parse; a strange answer is the model's failure, never the caller's crash.
+            return template(f"InvalidAnswer: the answer could not be parsed: {exc}")
         if self.cache is not None:
             answer = CachedAnswer(
                 text=text, model=completion.model, usage=completion.usage, cost_usd=completion.cost_usd

@@ -244,3 +244,14 @@ def test_medium_and_low_jobs_never_reach_the_model(make_service: Make, hermes_en
         and "MEDIUM" in (medium.reason or "")
     )
     assert critical.source == "llm" and len(fake.calls) == 1
+
+
+def test_a_validator_that_cannot_parse_the_answer_means_the_template(make_service: Make) -> None:
+    """A ValueError from a caller's parsing validator is an invalid answer, not a crash."""
+
+    def strict(answer: str, source: str) -> str:
+        return str(int(answer))  # raises ValueError on prose
+
+    svc = make_service(completer=FakeCompleter(["not a number"]))
+    result = svc.generate_sync("tool_output", {"output": Untrusted("x")}, validate=strict, fallback="T")
+    assert result.source == "template" and "could not be parsed" in (result.reason or "")
