@@ -13,6 +13,7 @@ the sampler (capped) and at most one open trace or failure block (head/tail wind
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -29,6 +30,11 @@ __all__ = ["CoordEntry", "Engine", "TemplateStat"]
 
 DIGITS = bytes.maketrans(b"0123456789", b"##########")
 MAX_COORDINATES = 100_000
+MAX_TEMPLATE_BYTES = 4096
+# Kept text per coordinate: generous until the coordinates hold 64 MB, then just the start.
+_COORD_BYTES = 8192
+_COORD_BYTES_LOW = 512
+_COORD_MEMORY = 64 << 20
 _FAMILY_TEMPLATES = 3_000
 _FAILURE_BLOCK_LINES = 60
 _BARE_PATH = re.compile(r"^(?:[A-Za-z]:)?[\w.~@/\\+-]+\.[A-Za-z]\w{0,7}$")
@@ -68,19 +74,18 @@ class RawLines:
     """The raw lines of a chunk, sliced on demand: a template list gives every line's length
     (``translate`` keeps lengths), so the raw text needs no second ``split``."""
 
-    __slots__ = ("_data", "_starts", "_tpls")
+    __slots__ = ("_data", "_starts")
 
     def __init__(self, data: bytes, tpls: list[bytes]) -> None:
         self._data = data
-        self._tpls = tpls
+        # Cumulative lengths without newlines: line i spans [S[i] + i, S[i + 1] + i).
         self._starts = list(accumulate(map(len, tpls), initial=0))
 
     def __len__(self) -> int:
-        return len(self._tpls)
+        return len(self._starts) - 1
 
     def __getitem__(self, index: int) -> bytes:
-        start = self._starts[index] + index
-        return self._data[start : start + len(self._tpls[index])]
+        return self._data[self._starts[index] + index : self._starts[index + 1] + index]
 
 
 @dataclass(slots=True)
@@ -115,6 +120,7 @@ class Engine:
     _saw_traceback: bool = False
     _failure: _FailureBlock | None = None
     _bare_path: tuple[int, bytes] | None = None
+    _coord_bytes: int = 0
 
     # -- hot path -------------------------------------------------------------------------------
     def feed(self, chunk: Chunk) -> None:
@@ -128,6 +134,9 @@ class Engine:
         data = clean_chunk(chunk.data)
         tpls = data.translate(DIGITS).split(b"\n")
         raws = RawLines(data, tpls)
+        if tpls and max(map(len, tpls)) > MAX_TEMPLATE_BYTES:
+            # Minified megabyte lines must not become megabyte dict keys: their start decides.
+            tpls = [t[:MAX_TEMPLATE_BYTES] for t in tpls]
         n0 = self.line_no
         size = len(tpls)
         templates = self.templates
@@ -304,6 +313,8 @@ class Engine:
     ) -> None:
         # Identical messages fold into one entry: the header (time, pid, level) is templated.
         key = template[:header_end] + raw[header_end:] if header_end else raw
+        if len(key) > 256:
+            key = hashlib.blake2b(key, digest_size=16).digest()
         entry = self.coords.get(key)
         if entry is not None:
             entry.count += 1
@@ -312,7 +323,12 @@ class Engine:
         if len(self.coords) >= MAX_COORDINATES:
             self.coords_not_listed += 1
             return
-        self.coords[key] = CoordEntry(kind, n, raw[:MAX_LINE_BYTES], 1, n, full)
+        keep = _COORD_BYTES if self._coord_bytes < _COORD_MEMORY else _COORD_BYTES_LOW
+        kept = raw[:keep]
+        self._coord_bytes += len(kept)
+        if full is None and len(raw) > keep:
+            full = len(raw)
+        self.coords[key] = CoordEntry(kind, n, kept, 1, n, full)
 
     def finish(self) -> None:
         """Close any open block at the end of input; total the passing-test and binary lines."""

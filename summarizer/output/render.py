@@ -93,7 +93,7 @@ class _Messages:
         self.code_shape: dict[str, str] = {}
 
 
-def _body_line(coord: Coordinate, entry_note: str, seen: _Messages) -> str:
+def _body_line(coord: Coordinate, entry_note: str, seen: _Messages, full_bytes: int | None = None) -> str:
     text = coord.text
     if coord.location and coord.kind in _ERROR_KINDS:
         after = text.split(coord.location, 1)[1] if coord.location in text else ""
@@ -114,7 +114,7 @@ def _body_line(coord: Coordinate, entry_note: str, seen: _Messages) -> str:
                 return f"{coord.line}: {head}{prefix}{ref} {args}".rstrip() + entry_note
             seen.first[(prefix, shape)] = (coord.line, frozenset(_QUOTED.findall(rest)))
             seen.code_shape.setdefault(prefix, shape)
-    shown = truncate_for_render(text, line_no=coord.line, full_bytes=None, limit=RENDER_LINE_CHARS)
+    shown = truncate_for_render(text, line_no=coord.line, full_bytes=full_bytes, limit=RENDER_LINE_CHARS)
     return f"{coord.line}: {shown}{entry_note}"
 
 
@@ -191,7 +191,8 @@ def render(
         note = _lines_note(entry, None) if entry else ""
         if entry and 1 < entry.count <= 6:
             note = f"  [×{entry.count}, lines {entry.line}…{entry.last_line}]"
-        body.append((coord.line, _body_line(coord, note, seen_messages)))
+        full = entry.full_bytes if entry else None
+        body.append((coord.line, _body_line(coord, note, seen_messages, full)))
     for after, marker in engine.frame_markers:
         body.append((after + 0.5, f"   {marker}"))
     for stat in soft_patterns:

@@ -49,7 +49,7 @@ def test_a_ten_megabyte_line_is_truncated_in_the_rendering_but_stored_whole(
     huge = b"ERROR " + b"x" * (10 * 1024 * 1024) + b"\n"
     data = b"start\n" + huge + b"end ERROR done\n"
     result = run(data)
-    assert "line truncated" in result.text
+    assert "line truncated: 10,485,766 bytes in full; restore --lines 2:2" in result.text
     assert len(result.text) < 20_000
     assert b"".join(store.iter_bytes(result.restore_id, (2, 2))) == huge
     assert "3: end ERROR done" in result.text
