@@ -45,7 +45,7 @@ from summarizer.ports import (
     Usage,
 )
 from summarizer.prompts import PromptLibrary, RenderedPrompt
-from summarizer.scoring import Band
+from summarizer.scoring import WARNING_SIGN, Band
 from summarizer.untrusted import Untrusted, fence, new_nonce
 from summarizer.validate import AnswerRules, Validator
 
@@ -265,9 +265,14 @@ class Summarizer:
             "to_agents": [_agent(a) for a in entry.to_agent],
             "entry": Untrusted(_entry_text(entry), label="subtask_summary"),
         }
-        return await self.generate(
+        result = await self.generate(
             job.band.lower(), values, validate=entry_rules(job.band), fallback=job.fallback
         )
+        if entry.status != "partial" or result.source == "template" or not result.lines:
+            return result  # the template marks partial entries itself
+        # The ruling marks partial entries with a warning sign; the model is not trusted to add it.
+        lines = (f"{WARNING_SIGN} {result.lines[0]}", *result.lines[1:])
+        return result.model_copy(update={"lines": lines, "text": "\n".join(lines)})
 
     async def summarize_entries(
         self,

@@ -255,3 +255,16 @@ def test_a_validator_that_cannot_parse_the_answer_means_the_template(make_servic
     svc = make_service(completer=FakeCompleter(["not a number"]))
     result = svc.generate_sync("tool_output", {"output": Untrusted("x")}, validate=strict, fallback="T")
     assert result.source == "template" and "could not be parsed" in (result.reason or "")
+
+
+def test_partial_entries_keep_their_warning_sign(make_service: Make) -> None:
+    """A partial entry's model summary is marked like the template's (the model may not add it)."""
+    from summarizer.scoring import WARNING_SIGN
+
+    entry = SubtaskSummary.model_validate(
+        {"summary": "Added the users table; the index is pending.", "status": "partial", "from": "demeter"}
+    )
+    fake = FakeCompleter(["Added the users table.\nThe index is still pending."])
+    result = make_service(completer=fake).summarize_entries_sync([_job(entry, "HIGH")])[0]
+    assert result.source == "llm" and result.lines[0] == f"{WARNING_SIGN} Added the users table."
+    assert result.text.splitlines() == list(result.lines)
