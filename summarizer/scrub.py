@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from summarizer.scrub_patterns import KEYWORDS, RULES, Rule, generic_kind, plausible_value
+from summarizer.scrub_patterns import GATE, KEYWORDS, RULES, Rule, generic_kind, plausible_value
 
 __all__ = ["LineScrubber", "Redaction", "scrub"]
 
@@ -149,7 +149,6 @@ def _generic_candidate(m: re.Match[str]) -> _Candidate | None:
     return _Candidate(m.start(group), m.end(group), _GENERIC_PRIORITY, kind)
 
 
-_ALL_TRIGGERS = tuple(sorted({t for rule in RULES for t in rule.triggers} | set(_GENERIC_TRIGGERS)))
 _SHORT = 2048  # below this, a rule runs over the whole text once instead of line by line
 
 
@@ -172,12 +171,20 @@ def _lines_with(low: str, triggers: tuple[str, ...]) -> list[tuple[int, int]]:
 _ASCII_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 
 
+def _gate(low: str) -> bool:
+    # A plain loop: measurably faster than any() over a generator on the per-line hot path.
+    for trigger in GATE:  # noqa: SIM110
+        if trigger in low:
+            return True
+    return False
+
+
 def _candidates(text: str) -> list[_Candidate]:
     low = text.lower()
     if len(low) != len(text):  # str.lower() can grow some characters ('İ'); offsets must line up
         low = text.translate(_ASCII_LOWER)
     found: list[_Candidate] = _pem_candidates(text) if "-----begin" in low else []
-    if found or any(trigger in low for trigger in _ALL_TRIGGERS):
+    if found or _gate(low):
         found += _rule_candidates(text, low)
     if found and "[redacted:" in low:
         # Idempotency: anything touching an existing placeholder was scrubbed already.

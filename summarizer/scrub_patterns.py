@@ -28,7 +28,10 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["GENERIC_KEYWORDS", "KEYWORDS", "RULES", "Rule", "generic_kind", "looks_random", "plausible_value"]
+__all__ = [
+    "GATE", "GENERIC_KEYWORDS", "KEYWORDS", "RULES", "Rule",
+    "generic_kind", "looks_random", "plausible_value",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,4 +208,13 @@ RULES: tuple[Rule, ...] = (
                     r"(?P<q>[\"']?)(?P<v>[^\s\"']+)(?P=q)",
                     re.IGNORECASE),
          ("export",), 16, lambda m: plausible_value(m.group("v"), "")),
+)
+
+# The first, global prefilter: every rule trigger contains one of these (a test checks it), so a
+# text holding none of them holds no secret. Fewer, shorter strings than the triggers themselves
+# (`gh` stands for ghp_/gho_/ghu_/ghs_/ghr_), because most log lines fail every test.
+GATE: tuple[str, ...] = (
+    "pass", "key", "token", "secret", "://", "pwd", "credential", "bearer", "authorization", "export",
+    "eyj", "sk-", "gh", "github", "_live_", "_test_", "npm_", "aws", "akia", "asia", "abia", "acca", "aiza",
+    "xox", "heroku", "hooks.slack", "-----begin",
 )
