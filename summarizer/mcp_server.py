@@ -47,13 +47,11 @@ if TYPE_CHECKING:
 __all__ = ["INSTRUCTIONS", "Memory", "build_server", "serve"]
 
 INSTRUCTIONS = (
-    "summarizer keeps a coding agent's context small without losing what matters. Compression tools: "
+    "summarizer also keeps a coding agent's context small without losing what matters. Compression tools: "
     "score/compress/stats/batch (phase-gate subtask summaries), output_compress/output_restore (shrink "
     "build logs and test traces; the full output stays restorable), envelope_reduce (tool-result "
     "envelopes), session_compress/session_recover (save the session's decisions, discoveries, failures "
-    "and progress to memory before compaction, and read them back after). Memory tools use engram's "
-    "names: mem_save, mem_search, mem_context, mem_session_summary, mem_get_observation, "
-    "mem_suggest_topic_key and the rest."
+    "and progress to memory before compaction, and read them back after)."
 )
 
 # Memory tools whose string arguments are persisted: scrub them on the way in.
@@ -146,6 +144,7 @@ def _engram_tool(spec: ToolSpec, memory: Memory) -> Tool:
 def build_server(settings: Settings | None = None, *, tools: str = "", memory: Memory | None = None,
                  cwd: Path | None = None) -> MCPServer[Any]:
     """The server with our tools and the engram tools ``tools`` selects (engram's ``--tools``)."""
+    from summarizer_engram.tool_specs import INSTRUCTIONS as ENGRAM_INSTRUCTIONS
     from summarizer_engram.tool_specs import TOOL_SPECS, resolve_tools
 
     settings = settings or Settings.load(os.environ)
@@ -153,8 +152,9 @@ def build_server(settings: Settings | None = None, *, tools: str = "", memory: M
     here = cwd or Path.cwd()
     chosen = resolve_tools(tools)
     engram_tools = [_engram_tool(spec, memory) for name, spec in TOOL_SPECS.items() if name in chosen]
-    server: MCPServer[Any] = MCPServer("summarizer", instructions=INSTRUCTIONS, version=_version(),
-                                       tools=engram_tools)
+    # engram's own instructions first: agents and skills written for engram look for them.
+    server: MCPServer[Any] = MCPServer("summarizer", instructions=f"{ENGRAM_INSTRUCTIONS}\n\n{INSTRUCTIONS}",
+                                       version=_version(), tools=engram_tools)
     _register_phase(server)
     _register_output(server, settings)
     _register_envelope(server)

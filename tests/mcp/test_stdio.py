@@ -37,7 +37,9 @@ def _text(result: Any) -> str:
 
 async def _scenario(tmp_path: Path, log: str, transcript: Path) -> None:
     async with stdio_client(_server(tmp_path)) as (read, write), ClientSession(read, write) as session:
-        await session.initialize()
+        hello = await session.initialize()
+        assert hello.instructions and hello.instructions.startswith("Engram provides persistent memory")
+        assert "session_compress" in hello.instructions
         names = {tool.name for tool in (await session.list_tools()).tools}
         assert {"mem_save", "mem_search", "mem_get_observation", "mem_context", "mem_session_summary",
                 "mem_session_start", "mem_session_end", "mem_update", "mem_delete", "mem_suggest_topic_key",
