@@ -104,7 +104,9 @@ _WAS_BLOCKED = re.compile(
 _CENT = Decimal("0.01")
 _DEC_CACHE: dict[float, Decimal] = {}
 _KEYWORD_DIMS: dict[tuple[str, ...], tuple[float, float, float]] = {}
-_ROUNDED: dict[tuple[float, ...], tuple[Decimal, Band]] = {}
+_ROUNDED: dict[tuple[float, ...], tuple[float, Band]] = {}
+# Bounded by the agent names a caller uses; a stream of made-up names could grow it, hence the cap.
+_DOWNSTREAM_CACHE: dict[tuple[str | None, tuple[str, ...]], float] = {}
 _PREFLIGHT: dict[tuple[str, str | None, str | None], Preflight] = {}
 
 
@@ -256,10 +258,9 @@ class Score:
         }
 
 
-def _keyword_dimensions(concepts: tuple[Concept, ...]) -> tuple[float, float, float]:
+def _keyword_dimensions(concepts: tuple[Concept, ...], key: tuple[str, ...]) -> tuple[float, float, float]:
     # Per dimension, the max over every matched concept (seed 000 §3 "Scoring rules"). Memoised by
     # names: hashing the Concept rows themselves would cost more than the max() it saves.
-    key = tuple(c.name for c in concepts)
     cached = _KEYWORD_DIMS.get(key)
     if cached is None:
         cached = (
@@ -272,14 +273,14 @@ def _keyword_dimensions(concepts: tuple[Concept, ...]) -> tuple[float, float, fl
     return cached
 
 
-def _rounded_and_band(dims: Dimensions) -> tuple[Decimal, Band]:
+def _rounded_and_band(dims: Dimensions) -> tuple[float, Band]:
     # Dimension values come from small finite sets, so a batch reuses a few hundred results; the
     # key is a plain tuple because hashing the dataclass costs more than the Decimal sum it saves.
     key = (dims.impact, dims.risk, dims.novelty, dims.blockers, dims.downstream)
     cached = _ROUNDED.get(key)
     if cached is None:
         rounded = round_score(dims.weighted())
-        cached = (rounded, band_for(rounded))
+        cached = (float(rounded), band_for(rounded))
         if len(_ROUNDED) < 65536:
             _ROUNDED[key] = cached
     return cached
@@ -304,13 +305,20 @@ def score_entry(entry: SubtaskSummary, to: str | Iterable[str] | None = None) ->
     else:
         to_agents = tuple(t.strip().lower() for t in to if t.strip())
     concepts = find_concepts(_scanned_text(entry))
-    impact, risk, novelty = _keyword_dimensions(concepts)
+    names = tuple(c.name for c in concepts)
+    impact, risk, novelty = _keyword_dimensions(concepts, names)
+    downstream_key = (entry.from_agent, to_agents)
+    downstream = _DOWNSTREAM_CACHE.get(downstream_key)
+    if downstream is None:
+        downstream = downstream_relevance(entry.from_agent, to_agents)
+        if len(_DOWNSTREAM_CACHE) < 4096:
+            _DOWNSTREAM_CACHE[downstream_key] = downstream
     dims = Dimensions(
         impact=impact,
         risk=risk,
         novelty=file_novelty(len(entry.files_changed), novelty),
         blockers=blockers_score(entry),
-        downstream=downstream_relevance(entry.from_agent, to_agents),
+        downstream=downstream,
     )
     rounded, band = _rounded_and_band(dims)
     preflight_key = (entry.status, entry.verdict, entry.status_note)
@@ -321,11 +329,11 @@ def score_entry(entry: SubtaskSummary, to: str | Iterable[str] | None = None) ->
             _PREFLIGHT[preflight_key] = check
     priority: Band = "MEDIUM" if check.warning and _RANK[band] < _RANK["MEDIUM"] else band
     return Score(
-        score=float(rounded),
+        score=rounded,
         priority=priority,
         band=band,
         dimensions=dims,
-        keywords=tuple(c.name for c in concepts),
+        keywords=names,
         files=len(entry.files_changed),
         to_agents=to_agents,
         compress=check.compress,
