@@ -92,7 +92,7 @@ def _load_entry(
     source = "stdin" if entry == "-" else entry
     found = entries_from_text(read_text(entry, what="entry"), source)
     if len(found) != 1:
-        raise InputError(f"{source} holds {len(found)} entries; score one entry, or use `summarizer batch`")
+        raise InputError(f"{source} holds {len(found)} entries; give one, or use `summarizer batch`")
     overrides = {
         k: v
         for k, v in (("files_changed", files), ("status", status), ("from_agent", from_agent),
