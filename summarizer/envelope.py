@@ -178,6 +178,15 @@ def _set(tree: Any, path: Path, value: Any) -> None:
     _get(tree, path[:-1])[path[-1]] = value
 
 
+def _inside_approval(tree: Any, path: Path) -> bool:
+    node = tree
+    for part in path[:-1]:
+        node = node[part]
+        if is_approval(part, node):
+            return True
+    return False
+
+
 def _omit_paths(tree: dict[str, Any]) -> list[str]:
     retention = tree.get("retention")
     raw = retention.get("omit_when_summarizing") if isinstance(retention, dict) else None
@@ -189,8 +198,8 @@ def _apply_omits(tree: dict[str, Any]) -> list[str]:
     targets = [path for spec in _omit_paths(tree) for path in _matches(tree, spec.strip().split("."))]
     # Deepest first, so a wildcard path inside an already omitted parent is still well defined.
     for path in sorted(set(targets), key=len, reverse=True):
-        if not path or _is_own(path) or path[0] == "retention":
-            continue  # the tool result cannot omit the envelope's own fields
+        if not path or _is_own(path) or path[0] == "retention" or _inside_approval(tree, path):
+            continue  # the tool result cannot omit the envelope's own fields or an approval
         node = _get(tree, path)
         if _has_keep(node, path[-1], path):
             _set(tree, path, _skeleton(node, path[-1], path))
@@ -242,7 +251,10 @@ def _kept_leaves(node: Any, key: str | int | None, path: Path, out: dict[str, An
     if _is_own(path) or (path and path[0] == "retention"):
         return
     if is_approval(key, node):
-        approvals.append(node)
+        if isinstance(node, list):
+            approvals.extend(node)
+        else:
+            approvals.append(node)
         return
     if handle_kind(key, node) is not None:
         return  # listed with its call in the recovery list

@@ -150,9 +150,8 @@ def _is_str_list(value: object) -> bool:
 
 
 def is_approval(key: str | int | None, value: object) -> bool:
-    """A staged approval: kept verbatim (a dict under an approvals key, or holding an approval id)."""
-    if not isinstance(value, dict):
-        return False
-    if isinstance(key, str) and _norm(key) in _APPROVAL_KEYS:
+    """Staged approvals, kept verbatim: a dict or list under an approvals key, or a dict holding an
+    approval id."""
+    if isinstance(key, str) and _norm(key) in _APPROVAL_KEYS and isinstance(value, (dict, list)):
         return True
-    return any(handle_kind(k, v) == "approval" for k, v in value.items())
+    return isinstance(value, dict) and any(handle_kind(k, v) == "approval" for k, v in value.items())

@@ -123,6 +123,14 @@ def test_staged_approvals_come_verbatim_ahead_of_the_recovery_list() -> None:
     assert plan["path"] == ".workspace/plans/plan_7a6b5c4d.md"
 
 
+def test_the_omit_list_cannot_touch_a_staged_approval() -> None:
+    """An approval is shown verbatim even when the omit list names it or its fields."""
+    env = load("agent_run_with_approval.json")
+    env["retention"]["omit_when_summarizing"] = ["data.approvals", "data.approvals.*.preview"]
+    out = reduce_envelope(env, cap=100_000).envelope
+    assert out["data"]["approvals"] == env["data"]["approvals"]
+
+
 def test_pruning_takes_the_largest_unrelated_field_first() -> None:
     """With room for everything but the biggest field, only that one is pruned."""
     env: dict[str, Any] = {"protocol": "agentic-workspace/v1", "ok": True, "operation": "x", "summary": "s",
