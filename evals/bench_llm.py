@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import re
 import tempfile
 import time
@@ -34,6 +35,7 @@ FAKE_ANSWER = [
     "The next agent must re-check its callers.",
     "Rotation was chosen over expiry.",
 ]
+RUN_CPU: list[float] = []  # client CPU seconds of each run, in order
 Counter = Any  # multiprocessing.Value("i"): a shared request counter
 
 AGENTS = [("hermes", "aphrodite"), ("demeter", "hermes"), ("aphrodite", "hermes"), ("prometheus", "hermes")]
@@ -105,9 +107,10 @@ def run(
 ) -> tuple[float, dict[str, int], int]:
     service = build(settings)
     before = counter.value
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     results = service.summarize_entries_sync(jobs, concurrency=concurrency)
     elapsed = time.perf_counter() - started
+    RUN_CPU.append(time.process_time() - cpu)
     sources: dict[str, int] = {}
     for r in results:
         sources[r.source] = sources.get(r.source, 0) + 1
@@ -151,6 +154,12 @@ def main() -> None:
     print(f"entries {n}, fake provider latency {args.delay * 1000:.0f} ms, real litellm + service")
     print(f"concurrency 1 (no cache) : {t1:6.2f} s  requests {r1:3d}  sources {s1}")
     print(f"concurrency 8 (no cache) : {t8:6.2f} s  requests {r8:3d}  sources {s8}")
+    load = os.getloadavg()[0]
+    per_call = RUN_CPU[2] / n * 1000
+    print(
+        f"client CPU at conc. 8    : {RUN_CPU[2]:6.2f} s  ({per_call:.0f} ms/call in one event-loop thread;"
+    )
+    print(f"                           load average {load:.1f} on {os.cpu_count()} cores)")
     print(f"speed-up 8 vs 1          : {t1 / t8:6.2f} x  (ideal {min(8, n) * 1.0:.0f} x)")
     print(f"reference, FakeCompleter : {t_ref:6.2f} s  concurrency 8, same delay, no litellm/HTTP")
     print(f"cache cold (fills)       : {cold:6.2f} s  requests {rc:3d}  sources {sc}")
