@@ -153,7 +153,8 @@ class XrefIndex:
             if row.feature != feature:
                 continue
             phases = row.phases + ((phase,) if phase not in row.phases else ())
-            merged = row.agents + tuple(a for a in dict.fromkeys(agents) if a not in row.agents)
+            known = {a.casefold() for a in row.agents}  # a hand-written "Hermes" is our "hermes"
+            merged = row.agents + tuple(a for a in dict.fromkeys(agents) if a.casefold() not in known)
             better = _RANK.get(priority, -1) > _RANK.get(row.priority, -1)
             self.features[index] = FeatureRow(
                 feature,
@@ -213,6 +214,12 @@ def parse_xref(
         if section.title is not None:
             index.prose[section.title] = around_table(section)
     _check_ids(index, checked, path)
+    if next_ids_text is None:
+        # No counter file (a hand-written index): start above the highest ID in use. A counter file
+        # that exists and is behind stays an error (see XrefIndex._next), never silently healed.
+        for _, ref, _, _ in checked:
+            prefix, number = ref[0], int(ref[1:])
+            index.next_ids[prefix] = max(index.next_ids.get(prefix, 1), number + 1)
     return index
 
 

@@ -126,3 +126,40 @@ def test_by_feature_row_accumulates_phases_agents_and_top_priority(gate: Gate, b
         ("hermes", "demeter"),
         "CRITICAL",
     )
+
+
+SEED_INDEX = """# Cross-Reference Index
+
+## By Feature
+
+| Feature | Phase(s) | Agent(s) | Priority | Summary |
+|---------|----------|----------|----------|---------|
+| auth-jwt | 1, 2 | Hermes, Aphrodite | HIGH | JWT login + refresh token UI |
+
+## By Entity
+
+| Entity ID | Type | Name | Location | Phase | Agent |
+|-----------|------|------|----------|-------|-------|
+| E0001 | endpoint | POST /auth/login | backend/routers/auth.py:42 | P1 | Hermes |
+| M0001 | migration | add refresh_tokens table | backend/migrations/0012_... | P1 | Demeter |
+
+## Decision Links
+
+| Ref ID | Type | Summary | Links To | Phase |
+|--------|------|---------|----------|-------|
+| D0001 | ADR | Use refresh token rotation instead of opaque tokens | _notes/ADR-auth-strategy.md | P1 |
+"""
+
+
+def test_the_seeds_own_index_loads_and_new_ids_follow_it(gate: Gate, bank: Path) -> None:
+    """The seed's example index (no counter file): kept row for row; new IDs start after E0001/M0001."""
+    (bank / "_xref").mkdir(parents=True)
+    (bank / "_xref/index.md").write_text(SEED_INDEX)
+    gate("3", [_crit("Added POST /auth/login and DELETE /api/session")], feature="auth-jwt")
+    text = (bank / "_xref/index.md").read_text()
+    for line in SEED_INDEX.splitlines():
+        if line.startswith(("| E0001", "| M0001", "| D0001")):
+            assert line in text
+    assert "| E0002 | endpoint | DELETE /api/session |" in text
+    assert text.count("| endpoint | POST /auth/login |") == 1
+    assert "| auth-jwt | 1, 2, 3 | Hermes, Aphrodite | CRITICAL |" in text
