@@ -78,7 +78,7 @@ def _matrix(matrix: Matrix, analysis: Analysis, ds: str) -> str:
     return "".join(rows)
 
 
-def _charts(analysis: Analysis, ds: str) -> str:
+def _charts(analysis: Analysis, ds: str, contenders: tuple[str, ...]) -> str:
     out = []
     palette = ["#3b6fd4", "#d4843b", "#3bb07a", "#b03b8f", "#7a7a7a", "#c9b22b"]
     for m in analysis.metrics:
@@ -101,7 +101,7 @@ def _charts(analysis: Analysis, ds: str) -> str:
             y = 4 + i * row_h
             scale = (width - label_w - 70) / top
             w = max(0.0, est.mean) * scale
-            color = palette[i % len(palette)]
+            color = palette[contenders.index(label) % len(palette)]  # one colour per contender
             parts.append(f"<text x='0' y='{y + 14}' font-size='12'>{_esc(label[:18])}</text>")
             parts.append(f"<rect x='{label_w}' y='{y + 3}' width='{w:.1f}' height='14' fill='{color}'/>")
             if est.low != est.high:
@@ -192,7 +192,7 @@ def render_html(matrix: Matrix, analysis: Analysis) -> str:
             "<h3>Matrix</h3>",
             _matrix(matrix, analysis, ds),
             "<h3>Charts</h3>",
-            _charts(analysis, ds),
+            _charts(analysis, ds, matrix.contenders),
             "<h3>Cases</h3>",
             _cases(matrix, ds),
         ]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from summarizer.evaluation.report import render_markdown, render_table
 from summarizer.evaluation.runner import ResultsCache
 from summarizer.evaluation.suite import EvalOptions, run_eval
 from summarizer.testing import FakeCompleter
@@ -42,6 +43,7 @@ def test_v2_that_asks_for_the_endpoint_beats_v1_on_fact_recall(
     assert comparison.wins > 0 and comparison.losses == 0
     line = next(v for v in analysis.verdicts() if v.startswith("v2 beats v1 on fact recall: +"))
     assert f"{comparison.wins} wins / 0 losses" in line
+    assert line in render_table(matrix, analysis) and line in render_markdown(matrix, analysis)
     # Only CRITICAL/HIGH entries reach the model; the fake was really asked.
     llm_cells = [r for r in matrix.results if r.contender in ("v1", "v2") and r.band in ("CRITICAL", "HIGH")]
     assert len(fake.calls) == len(llm_cells) and all(r.output and r.output.source == "llm" for r in llm_cells)
