@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from summarizer.keywords import CONCEPTS, concept, find_concepts, words_of
@@ -91,3 +93,13 @@ def test_concept_lookup_by_name() -> None:
     assert concept("JWT").impact == 0.8
     with pytest.raises(KeyError):
         concept("nope")
+
+
+def test_word_patterns_are_disjoint() -> None:
+    """No word of any vector fullmatches two concepts' word patterns (the matcher picks one)."""
+
+    patterns = {c.name: re.compile(c.words) for c in CONCEPTS if c.words}
+    vocabulary = {w for c in CONCEPTS for text in (*c.matches, *c.rejects) for w in words_of(text)}
+    for word in vocabulary:
+        hits = [name for name, rx in patterns.items() if rx.fullmatch(word)]
+        assert len(hits) <= 1, (word, hits)
