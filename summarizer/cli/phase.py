@@ -102,6 +102,8 @@ def _load_entry(
     if not overrides:
         return found[0]
     data = found[0].model_dump(exclude_none=True)
+    if "status" in overrides:
+        data.pop("status_note", None)  # the note belonged to the status being replaced
     return entry_from_mapping({**data, **overrides}, source)
 
 
