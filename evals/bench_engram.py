@@ -30,6 +30,11 @@ from summarizer_engram.store import Store
 
 TYPES = ("decision", "architecture", "bugfix", "pattern", "config", "discovery", "learning", "manual")
 PLAIN = "SELECT rowid FROM observations_fts WHERE observations_fts MATCH ? ORDER BY rank LIMIT 10"
+ENGRAM_RECENT_SESSIONS = """SELECT s.id, s.project, s.started_at, s.ended_at, s.summary, COUNT(o.id)
+FROM sessions s LEFT JOIN observations o ON o.session_id = s.id AND o.deleted_at IS NULL
+GROUP BY s.id ORDER BY MAX(COALESCE(o.created_at, s.started_at)) DESC LIMIT 5"""
+ENGRAM_PROJECTS = """SELECT project FROM observations WHERE project IS NOT NULL AND deleted_at IS NULL
+GROUP BY project ORDER BY MAX(created_at) DESC"""
 PROJECTS = tuple(f"project-{i}" for i in range(20))
 
 
@@ -157,6 +162,18 @@ def main() -> None:
         t2 = time.perf_counter()
         ours.append((t1 - t0) * 1000)
         plain.append((t2 - t1) * 1000)
+    # mem_context's reads (recent sessions + project order) against engram's own GROUP BY queries.
+    ctx_ours, ctx_engram = [], []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        store.context()
+        store.stats()
+        t1 = time.perf_counter()
+        raw.execute(ENGRAM_RECENT_SESSIONS).fetchall()
+        raw.execute(ENGRAM_PROJECTS).fetchall()
+        t2 = time.perf_counter()
+        ctx_ours.append((t1 - t0) * 1000)
+        ctx_engram.append((t2 - t1) * 1000)
     raw.close()
     store.close()
 
@@ -182,6 +199,9 @@ def main() -> None:
         f"p95 {percentile(ours, 95) / percentile(plain, 95):.2f}"
     )
     print(f"  mean hits per query: {statistics.mean(hits):.1f}")
+    print(f"  context + stats (ms, median of 5): Store {statistics.median(ctx_ours):.1f}   engram's "
+          f"GROUP BY queries alone {statistics.median(ctx_engram):.1f}   "
+          f"ratio {statistics.median(ctx_ours) / statistics.median(ctx_engram):.2f}")
     if not args.keep:
         shutil.rmtree(workdir, ignore_errors=True)
 
