@@ -133,6 +133,12 @@ def evaluate(
             on_done=done,
             repo=Path.cwd(),
         )
+    if results is not None and results.write_errors:
+        click.echo(
+            f"summarizer: {results.write_errors} cells were not stored in {str(results.path)!r} "
+            f"({results.last_error}); they will be recomputed next time",
+            err=True,
+        )
     click.echo(render_table(matrix, analysis), nl=False)
     paths = write_reports(out_dir, matrix, analysis)
     click.echo(f"reports: {paths['markdown']}, {paths['html']}, {paths['results']}")

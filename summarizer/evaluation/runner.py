@@ -50,11 +50,16 @@ class ResultsCache:
             ) from exc
         self._lock = threading.Lock()
         self.path = path
+        self.write_errors = 0
+        self.last_error: str | None = None
 
     def get(self, key: str) -> CellResult | None:
-        """The stored cell, or ``None``."""
-        with self._lock:
-            row = self._db.execute("SELECT value FROM cells WHERE key = ?", (key,)).fetchone()
+        """The stored cell, or ``None`` (also when the database cannot be read: recompute)."""
+        try:
+            with self._lock:
+                row = self._db.execute("SELECT value FROM cells WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            return None
         if row is None:
             return None
         try:
@@ -63,12 +68,16 @@ class ResultsCache:
             return None  # written by an older layout: recompute rather than trust it
 
     def put(self, key: str, result: CellResult) -> None:
-        """Store a successful cell."""
-        with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO cells (key, value) VALUES (?, ?)", (key, result.model_dump_json())
-            )
-            self._db.commit()
+        """Store a successful cell. A failed write (disk full, locked) costs reuse, never the run."""
+        try:
+            with self._lock:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO cells (key, value) VALUES (?, ?)", (key, result.model_dump_json())
+                )
+                self._db.commit()
+        except sqlite3.Error as exc:
+            self.write_errors += 1
+            self.last_error = str(exc)
 
     def __len__(self) -> int:
         with self._lock:
@@ -143,7 +152,7 @@ async def run_matrix(
         async with limit:
             try:
                 output = await contender.run(case)
-            except SummarizerError as exc:
+            except Exception as exc:  # a contender's bug fails its cell, not the whole matrix
                 failed = CellResult(
                     contender=contender.label,
                     case_id=case.id,
@@ -151,7 +160,7 @@ async def run_matrix(
                     kind=case.kind,
                     band=case.band,
                     key=key,
-                    error=str(exc),
+                    error=str(exc) if isinstance(exc, SummarizerError) else f"{type(exc).__name__}: {exc}",
                 )
                 return failed, False
         counters["calls"] += output.provider_calls

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
+from summarizer.evaluation.cells import CellOutput, ResolvedCase
+from summarizer.evaluation.dataset import load_dataset
 from summarizer.evaluation.report import render_markdown, render_table
-from summarizer.evaluation.runner import ResultsCache
+from summarizer.evaluation.resolve import resolve_all
+from summarizer.evaluation.runner import ResultsCache, run_matrix_sync
 from summarizer.evaluation.suite import EvalOptions, run_eval
 from summarizer.testing import FakeCompleter
 
@@ -119,3 +123,42 @@ def test_a_failing_provider_shows_as_fallback_and_is_not_stored(
     assert v1_high and all(r.metrics["fallback"] == 1.0 for r in v1_high)
     [stats] = [s for s in analysis.stats if s.contender == "v1"]
     assert stats.estimates["fallback"].mean > 0
+
+
+class _Broken:
+    """A contender whose code raises on one case."""
+
+    label = "broken"
+
+    def key_material(self, case: ResolvedCase) -> str | None:
+        return "broken:1"
+
+    async def run(self, case: ResolvedCase) -> CellOutput:
+        if case.id == "pg-002":
+            raise ValueError("template bug")
+        return CellOutput(text=f"[hermes] — {case.id}", source="template")
+
+
+def test_a_failing_cell_is_reported_not_stored_and_the_rest_survive(
+    tmp_path: Path, small_dataset: Path
+) -> None:
+    """One contender bug fails one cell; the error is in the cell and the next run retries it."""
+    cases = resolve_all([load_dataset(small_dataset)], None)
+    cache = ResultsCache(tmp_path / "r.sqlite3")
+    first = run_matrix_sync([_Broken()], cases, cache=cache)
+    [failed] = [r for r in first.results if r.error]
+    assert failed.case_id == "pg-002" and failed.error == "ValueError: template bug"
+    assert first.computed == len(cases) - 1 and len(cache) == len(cases) - 1
+    second = run_matrix_sync([_Broken()], cases, cache=cache)
+    assert second.reused == len(cases) - 1 and [r.case_id for r in second.results if r.error] == ["pg-002"]
+
+
+def test_an_unreadable_stored_cell_is_recomputed(tmp_path: Path, small_dataset: Path) -> None:
+    """A row that is not a valid cell (older layout, tampering) counts as a miss."""
+    cases = [c for c in resolve_all([load_dataset(small_dataset)], None) if c.id != "pg-002"][:2]
+    cache = ResultsCache(tmp_path / "r.sqlite3")
+    run_matrix_sync([_Broken()], cases, cache=cache)
+    with sqlite3.connect(tmp_path / "r.sqlite3") as db:
+        db.execute('UPDATE cells SET value = \'{"not": "a cell"}\'')
+    again = run_matrix_sync([_Broken()], cases, cache=ResultsCache(tmp_path / "r.sqlite3"))
+    assert again.computed == 2 and again.reused == 0
