@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from summarizer.bank.entry import format_cost
+
 __all__ = ["CloseReport", "GateReport", "PhaseBudget"]
 
 
@@ -64,8 +66,8 @@ class GateReport(BaseModel):
         for budget in self.budgets:
             out.append(
                 f"Phase {budget.phase} ({budget.feature}) budget: allocated {budget.allocated} lines "
-                f"(per-phase {budget.per_phase} + carry-in {budget.carry_in}), used {_num(budget.used)}, "
-                f"carried {budget.carryover}"
+                f"(per-phase {budget.per_phase} + carry-in {budget.carry_in}), "
+                f"used {format_cost(budget.used)}, carried {budget.carryover}"
             )
         if self.trim:
             out.append(self.trim)
@@ -100,7 +102,3 @@ class CloseReport(BaseModel):
         ]
         out.extend(f"UNRESOLVED: {item}" for item in self.unresolved)
         return out
-
-
-def _num(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
