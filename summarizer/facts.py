@@ -101,6 +101,12 @@ _REASON_AFTER = re.compile(
     r"|response|error|status)",
     re.IGNORECASE,
 )
+# "took 200 ms on 500 rows": a number followed by a unit or a counted noun is no status code.
+_UNIT_AFTER = re.compile(
+    r"\s*(?:ms|s|sec|secs|seconds?|minutes?|min|rows?|items?|records?|lines?|files?|tests?|users?|requests?"
+    r"|entries|entry|bytes?|[kmg]i?b|%|px|times|calls|chars|characters|tokens)\b",
+    re.IGNORECASE,
+)
 _SQL_TABLE = re.compile(
     r"\b(?:create|alter|drop|truncate)\s+table\s+(?:if\s+(?:not\s+)?exists\s+)?[`\"']?([A-Za-z_][\w.]*)",
     re.IGNORECASE,
@@ -119,7 +125,12 @@ _COLUMN_AFTER = re.compile(
 _COLUMN_BEFORE = re.compile(r"(`[A-Za-z_]\w*`|\b[a-z_][a-z0-9_]*)\s+(?:columns?|fields?)\b")
 _ALTER_ADD = re.compile(r"\balter\s+table\s+\w+\s+add\s+(?!column\b)[`\"']?([A-Za-z_]\w*)", re.IGNORECASE)
 _SNAKE = re.compile(r"(?<![\w./\-`])`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?(?![\w/(\-]|\.\w)")
-_SCHEMA_CONTEXT = re.compile(r"\b(?:tables?|columns?|fields?|migrations?|schema|fk|foreign|index)\b", re.I)
+_SCHEMA_CONTEXT = re.compile(
+    r"\b(?:tables?|columns?|fields?|migrat\w*|schemas?|fks?|foreign|(?:re)?index\w*|indices|constraint\w*)\b",
+    re.I,
+)
+# table.column in a schema sentence ("index on orders.user_id"); not file.ext, not obj.method(
+_QUALIFIED = re.compile(r"(?<![\w/.`])`?([a-z][a-z0-9_]*\.[a-z][a-z0-9_]*)`?(?![\w(/]|\.\w)")
 _MIGRATION_ID = re.compile(r"(?<![\w/])(\d{3,14}_[a-z0-9_]+)\b")
 _MIGRATION_WORD = re.compile(
     r"\bmigrations?\s+(?:version\s+|revision\s+|id\s+|#)?`?((?=[\w.\-]*\d)[\w.\-]*\w)`?", re.IGNORECASE
@@ -130,7 +141,7 @@ _COMPONENT_NAMED = re.compile(
 )
 _UI_EXT = (".tsx", ".jsx", ".vue", ".svelte")
 _ENV_VAR = re.compile(r"(?<![\w$])\$?\{?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\}?(?!\w)")
-_URL = re.compile(r"\b(?:https?|wss?|ftp)://[^\s<>\"'`)\]]+")
+_URL = re.compile(r"\b[a-z][a-z0-9+.\-]{1,20}://[^\s<>\"'`)\]]+")
 _PATH = re.compile(
     r"(?<![\w/:.])(?:\.{0,2}/)?(?:[\w.\-]+/)+[\w.\-]+|(?<![\w/.\-])[\w\-]+\.(?:py|pyi|ts|tsx|js|jsx|go|rs|"
     r"java|rb|vue|svelte|sql|md|json|ya?ml|toml|sh|css|html)\b"
@@ -313,7 +324,9 @@ def _status_codes(text: str) -> list[str]:
         # "200 OK or 404": a code shortly after an accepted one, in the same clause, shares its context.
         gap = text[max(0, last_end) : match.start()]
         follows = match.start() - last_end <= 25 and not re.search(r"[.;!?]\s", gap)
-        if not (follows or _CODE_BEFORE.search(before) or _REASON_AFTER.match(after)):
+        if _UNIT_AFTER.match(after) or not (
+            follows or _CODE_BEFORE.search(before) or _REASON_AFTER.match(after)
+        ):
             continue
         last_end = match.end()
         codes = [match.group(1), *re.findall(r"[1-5]\d\d", match.group(2))]
@@ -369,6 +382,11 @@ def _columns(text: str, tables: Sequence[str]) -> list[str]:
                 m.group(1)
                 for m in _SNAKE.finditer(sentence)
                 if m.group(1) not in skip and not _MIGRATION_ID.fullmatch(m.group(1))
+            )
+            cols.extend(
+                m.group(1)
+                for m in _QUALIFIED.finditer(_URL.sub(" ", sentence))
+                if not _FILE_EXT.search(m.group(1))
             )
     return [c for c in cols if c not in skip and c.upper() != c]
 

@@ -128,3 +128,24 @@ def test_contract_terms_flatten_without_paths() -> None:
     """contract_terms is what a summary must keep: no paths or URLs."""
     f = extract_facts("POST /api/login returns 401; edit api/x.py")
     assert f.contract_terms() == ("POST /api/login", "401")
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("The query took 200 ms on 500 rows", ()),
+        ("returns 500 errors on timeout", ("500",)),
+        ("Login now returns 200 with a token, or 401.", ("200", "401")),
+    ],
+)
+def test_counted_nouns_are_not_status_codes(text: str, codes: tuple[str, ...]) -> None:
+    """A number followed by a unit or a counted noun is a quantity, not an HTTP status."""
+    assert extract_facts(text).status_codes == codes
+
+
+def test_qualified_columns_and_any_url_scheme() -> None:
+    """``orders.user_id`` in a schema sentence is a column; ``redis://`` is a URL, not a path."""
+    f = extract_facts("Added an index on orders.user_id; calls db.session.commit(). Cache at redis://cache:6379/0")
+    assert f.columns == ("orders.user_id",)
+    assert f.urls == ("redis://cache:6379/0",)
+    assert extract_facts("Edited config.py in the migration").columns == ()
