@@ -197,7 +197,7 @@ class Summarizer:
         if self.cache is not None and (hit := self.cache.get(key)) is not None:
             try:
                 text = validate(hit.text, source)
-            except InvalidAnswer:
+            except (InvalidAnswer, ValueError):
                 pass  # a stricter validator than the one that stored it: ask the model again
             else:
                 return self._result(rendered, text, "cache", started, model=hit.model, redactions=redactions)
