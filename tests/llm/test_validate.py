@@ -111,3 +111,9 @@ def test_ordinary_prose_is_not_mistaken_for_tokens() -> None:
     """Words like and/or, e.g., version numbers in the input and plain English pass."""
     answer = "The client and/or server must handle 401, e.g. by retrying once with the new pair."
     assert AnswerRules(lines=1)(answer, SOURCE) == answer
+
+
+def test_phrases_the_data_itself_uses_are_not_red_flags() -> None:
+    """An entry about a system prompt editor may be summarised as such."""
+    source = "summary: Added a system prompt editor to the admin page."
+    assert AnswerRules(lines=1)("Added a system prompt editor.", source) == "Added a system prompt editor."
