@@ -115,31 +115,35 @@ def _scrub_tree(node: Any, key: str | int | None, counter: list[int]) -> Any:
 # --- what must be kept ------------------------------------------------------------------------
 
 
-def _has_keep(node: Any, key: str | int | None, path: Path, in_snippet: bool = False) -> bool:
-    """Does this subtree hold anything that must survive omission and pruning?"""
+def _kept_here(node: Any, key: str | int | None, path: Path, parent: Any) -> bool:
+    """This node itself must be kept whole: no need to look inside it."""
     if _is_own(path) or handle_kind(key, node) is not None or is_approval(key, node):
         return True
-    if in_snippet and key in ("title", "discoveryOnly"):
+    if not isinstance(parent, dict):
+        return False
+    if "snippet" in parent and key in ("title", "discoveryOnly"):
         return True
-    if is_kept_leaf(key, node, path):
+    return is_kept_leaf(key, node, path, parent)
+
+
+def _has_keep(node: Any, key: str | int | None, path: Path, parent: Any = None) -> bool:
+    """Does this subtree hold anything that must survive omission and pruning?"""
+    if _kept_here(node, key, path, parent):
         return True
     if isinstance(node, dict):
-        snippet = "snippet" in node
-        return any(_has_keep(v, k, (*path, k), snippet) for k, v in node.items())
+        return any(_has_keep(v, k, (*path, k), node) for k, v in node.items())
     if isinstance(node, list):
         return any(_has_keep(v, i, (*path, i)) for i, v in enumerate(node))
     return False
 
 
-def _skeleton(node: Any, key: str | int | None, path: Path, in_snippet: bool = False) -> Any:
+def _skeleton(node: Any, key: str | int | None, path: Path, parent: Any = None) -> Any:
     """``node`` cut down to its kept content (the caller knows there is some)."""
-    if (not isinstance(node, (dict, list)) or _is_own(path) or is_approval(key, node)
-            or is_kept_leaf(key, node, path)):
+    if not isinstance(node, (dict, list)) or _kept_here(node, key, path, parent):
         return node
     if isinstance(node, dict):
-        snippet = "snippet" in node
-        kept = {k: _skeleton(v, k, (*path, k), snippet) for k, v in node.items()
-                if _has_keep(v, k, (*path, k), snippet)}
+        kept = {k: _skeleton(v, k, (*path, k), node) for k, v in node.items()
+                if _has_keep(v, k, (*path, k), node)}
         dropped = {k: v for k, v in node.items() if k not in kept}
         if dropped:
             kept["_omittedBytes"] = compact_size(dropped)
@@ -201,8 +205,9 @@ def _apply_omits(tree: dict[str, Any]) -> list[str]:
         if not path or _is_own(path) or path[0] == "retention" or _inside_approval(tree, path):
             continue  # the tool result cannot omit the envelope's own fields or an approval
         node = _get(tree, path)
-        if _has_keep(node, path[-1], path):
-            _set(tree, path, _skeleton(node, path[-1], path))
+        parent = _get(tree, path[:-1])
+        if _has_keep(node, path[-1], path, parent):
+            _set(tree, path, _skeleton(node, path[-1], path, parent))
         else:
             _set(tree, path, f"<omitted {compact_size(node)} bytes>")
         done.append(dotted(path))
@@ -212,33 +217,51 @@ def _apply_omits(tree: dict[str, Any]) -> list[str]:
 # --- step 3: prune ----------------------------------------------------------------------------
 
 
-def _prunable(node: Any, key: str | int | None, path: Path, out: list[tuple[int, Path]],
-              in_snippet: bool = False) -> None:
-    """Collect the maximal subtrees that hold nothing kept, with their sizes."""
-    if path and not _has_keep(node, key, path, in_snippet):
-        out.append((compact_size(node), path))
-        return
-    if isinstance(node, dict) and not _is_own(path) and not is_approval(key, node):
-        for k, v in node.items():
-            _prunable(v, k, (*path, k), out, "snippet" in node)
-    elif isinstance(node, list) and not _is_own(path):
-        for i, v in enumerate(node):
-            _prunable(v, i, (*path, i), out)
+def _collect(node: Any, key: str | int | None, path: Path, parent: Any,
+             out: list[tuple[Any, Path]]) -> bool:
+    """Add the maximal subtrees below ``node`` that hold nothing kept to ``out``.
+
+    One bottom-up pass: returns whether ``node`` holds something kept; a node that holds nothing is
+    left for its caller to record whole (its own children are then discarded).
+    """
+    if _kept_here(node, key, path, parent):
+        return True
+    below: list[tuple[Any, Path]] = []
+    keep = False
+    if isinstance(node, dict):
+        children: list[tuple[Any, str | int]] = list(node.items())
+    elif isinstance(node, list):
+        children = list(enumerate(node))
+    else:
+        return False
+    for k, v in children:
+        child_path = (*path, k)
+        if _collect(v, k, child_path, node if isinstance(node, dict) else None, below):
+            keep = True
+        else:
+            below.append((v, child_path))
+    if keep or not path:
+        out.extend(below)
+    return keep
 
 
 def _prune(tree: dict[str, Any], budget: int) -> list[str]:
     done: list[str] = []
     total = compact_size(tree)
-    candidates: list[tuple[int, Path]] = []
-    _prunable(tree, None, (), candidates)
-    for size, path in sorted(candidates, key=lambda c: -c[0]):
-        if total <= budget:
-            break
-        marker = f"<pruned {size} bytes>"
-        if size <= compact_size(marker):
-            break  # everything left is smaller than its own marker
-        _set(tree, path, marker)
-        total -= size - compact_size(marker)
+    if total <= budget:
+        return done
+    found: list[tuple[Any, Path]] = []
+    _collect(tree, None, (), None, found)
+    # (size, marker) per candidate; a marker is ASCII with no escapes, so its JSON size is len + 2.
+    candidates = sorted(((compact_size(node), path) for node, path in found), key=lambda c: -c[0])
+    savings = [size - (len(f"<pruned {size} bytes>") + 2) for size, _ in candidates]
+    if total - sum(s for s in savings if s > 0) > budget:
+        return done  # even pruning everything cannot fit: go straight to the compact form
+    for (size, path), saving in zip(candidates, savings, strict=True):
+        if total <= budget or saving <= 0:
+            break  # fits, or everything left is smaller than its own marker
+        _set(tree, path, f"<pruned {size} bytes>")
+        total -= saving
         done.append(dotted(path))
     return done
 
@@ -246,7 +269,7 @@ def _prune(tree: dict[str, Any], budget: int) -> list[str]:
 # --- step 4: compact --------------------------------------------------------------------------
 
 
-def _kept_leaves(node: Any, key: str | int | None, path: Path, out: dict[str, Any],
+def _kept_leaves(node: Any, key: str | int | None, path: Path, parent: Any, out: dict[str, Any],
                  approvals: list[Any]) -> None:
     if _is_own(path) or (path and path[0] == "retention"):
         return
@@ -258,14 +281,14 @@ def _kept_leaves(node: Any, key: str | int | None, path: Path, out: dict[str, An
         return
     if handle_kind(key, node) is not None:
         return  # listed with its call in the recovery list
-    if path and is_kept_leaf(key, node, path):
+    if path and isinstance(parent, dict) and is_kept_leaf(key, node, path, parent):
         out[dotted(path)] = node
     elif isinstance(node, dict):
         for k, v in node.items():
-            _kept_leaves(v, k, (*path, k), out, approvals)
+            _kept_leaves(v, k, (*path, k), node, out, approvals)
     elif isinstance(node, list):
         for i, v in enumerate(node):
-            _kept_leaves(v, i, (*path, i), out, approvals)
+            _kept_leaves(v, i, (*path, i), None, out, approvals)
 
 
 def _recovery(original: dict[str, Any]) -> tuple[RecoveryEntry, ...]:
@@ -290,7 +313,7 @@ def _compact(
             out["retention"] = own
     kept: dict[str, Any] = {}
     approvals: list[Any] = []
-    _kept_leaves(scrubbed, None, (), kept, approvals)
+    _kept_leaves(scrubbed, None, (), None, kept, approvals)
     by_parent: dict[str, list[str]] = {}
     for dotted_key in kept:
         by_parent.setdefault(dotted_key.rpartition(".")[0], []).append(dotted_key)

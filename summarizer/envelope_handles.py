@@ -14,9 +14,10 @@ provenance of ``source_*`` records (URL, title, timestamp or hash).
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,6 +56,7 @@ _CALLS = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
 def _norm(key: str) -> str:
     return key.replace("_", "").replace("-", "").lower()
 
@@ -65,7 +67,7 @@ def handle_kind(key: str | int | None, value: object) -> str | None:
         return None
     if isinstance(key, str) and (kind := _FIELD_KINDS.get(_norm(key))):
         return kind
-    if m := _PREFIXED_ID.fullmatch(value):
+    if "_" in value and (m := _PREFIXED_ID.fullmatch(value)):
         return _PREFIX_KINDS[m.group(1)]
     return None
 
@@ -128,21 +130,56 @@ _PROVENANCE = frozenset({"title", "timestamp", "fetchedat", "retrievedat", "publ
 _APPROVAL_KEYS = frozenset({"approvals", "stagedapprovals", "pendingapprovals", "approval"})
 
 
-def is_kept_leaf(key: str | int | None, value: object, path: Path) -> bool:
-    """Should this leaf survive pruning and omission wherever it sits?"""
-    if not isinstance(key, str) or (isinstance(value, (dict, list)) and not _is_str_list(value)):
+_JOB_MARKERS = frozenset({"exitcode", "command", "cmd", "pid"})
+
+
+def _is_job_like(parent: Mapping[str, Any] | None) -> bool:
+    """A dict describing a job, run or transaction: it holds a handle, a command or an exit code."""
+    if parent is None:
         return False
+    return any(_norm(k) in _JOB_MARKERS or handle_kind(k, v) is not None for k, v in parent.items())
+
+
+@functools.lru_cache(maxsize=4096)
+def _key_class(key: str) -> str | None:
+    """What a key name says about its value; cached because the same keys repeat in every item."""
     norm = _norm(key)
-    if _FLAG.fullmatch(key) and isinstance(value, bool):
-        return True
-    if _COUNTER.fullmatch(key) and isinstance(value, (int, float)) and not isinstance(value, bool):
-        return True
+    if _FLAG.fullmatch(key):
+        return "flag"
+    if _COUNTER.fullmatch(key):
+        return "counter"
+    if norm == "status":
+        return "status"
     if norm in _JOB:
+        return "job"
+    if _PATHISH.fullmatch(key):
+        return "path"
+    return "provenance" if norm in _PROVENANCE else None
+
+
+def is_kept_leaf(key: str | int | None, value: object, path: Path,
+                 parent: Mapping[str, Any] | None = None) -> bool:
+    """Should this leaf survive pruning and omission wherever it sits?
+
+    ``parent`` is the dict holding it: a ``status`` is kept only where it describes a job, a run or
+    a transaction (next to a handle, a command or an exit code), not on every list item.
+    """
+    if not isinstance(key, str) or (cls := _key_class(key)) is None:
+        return False
+    if isinstance(value, dict) or (isinstance(value, list) and not _is_str_list(value)):
+        return False
+    if cls == "flag":
+        return isinstance(value, bool)
+    if cls == "counter":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if cls == "status":
+        return not isinstance(value, list) and _is_job_like(parent)
+    if cls == "job":
         return not isinstance(value, list)
-    if _PATHISH.fullmatch(key) and (isinstance(value, str) or _is_str_list(value)):
-        return True
+    if cls == "path":
+        return isinstance(value, str) or _is_str_list(value)
     # Provenance of fetched sources: any record under a `source_*` key keeps title/time/hash.
-    return norm in _PROVENANCE and any(isinstance(p, str) and p.startswith("source") for p in path)
+    return any(isinstance(p, str) and p.startswith("source") for p in path)
 
 
 def _is_str_list(value: object) -> bool:
@@ -154,4 +191,8 @@ def is_approval(key: str | int | None, value: object) -> bool:
     approval id."""
     if isinstance(key, str) and _norm(key) in _APPROVAL_KEYS and isinstance(value, (dict, list)):
         return True
-    return isinstance(value, dict) and any(handle_kind(k, v) == "approval" for k, v in value.items())
+    if not isinstance(value, dict):
+        return False
+    # Cheap test first: this runs on every dict of a large envelope.
+    return any(_norm(k) == "approvalid" or (isinstance(v, str) and v.startswith("approval_")
+                                            and handle_kind(k, v) == "approval") for k, v in value.items())

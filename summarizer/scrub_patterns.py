@@ -24,6 +24,7 @@ Rulings encoded here (SPEC.md "Rulings: untrusted data and secrets"):
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -121,6 +122,7 @@ GENERIC_KEYWORDS: dict[str, str] = {
 }
 
 
+@functools.lru_cache(maxsize=4096)
 def generic_kind(key: str) -> str | None:
     """The kind for a secret-looking key name, or None when the key is not secret-like.
 

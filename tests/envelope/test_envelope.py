@@ -99,6 +99,16 @@ def test_a_command_job_keeps_status_exit_code_and_start_time() -> None:
     assert out["data"]["stdoutOmittedLines"] == 1812
 
 
+def test_a_status_is_kept_for_jobs_but_not_for_every_list_item() -> None:
+    """`status` next to a handle, command or exit code survives; a task's status is prunable."""
+    env = {"protocol": "agentic-workspace/v1", "ok": True, "operation": "x", "summary": "s",
+           "data": {"job": {"jobId": "job_1", "status": "running", "log": "x" * 3000},
+                    "tasks": [{"title": "t" * 40, "status": "open"} for _ in range(40)]}}
+    out = reduce_envelope(env, cap=700).envelope
+    assert out["data"]["job"]["status"] == "running"
+    assert out["data"]["tasks"] == f"<pruned {compact_size(env['data']['tasks'])} bytes>"
+
+
 def test_source_records_keep_provenance_and_snippets_are_discovery_only() -> None:
     """Fetched sources keep URL, title, time, hash and stored path; search hits are marked."""
     result = reduce_envelope(load("research.json"), cap=4096)
