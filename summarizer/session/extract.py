@@ -46,7 +46,8 @@ _OPEN = re.compile(
 # Code, and what Claude Code wraps in tags (reminders, slash-command echoes and their output), is not
 # the conversation's prose; other tags are dropped but their text kept.
 _NOISE_BLOCKS = re.compile(
-    r"```.*?(?:```|\Z)|<(system-reminder|local-command-stdout|local-command-stderr|command-[a-z]+)>"
+    r"```.*?(?:```|\Z)|<(system-reminder|local-command-stdout|local-command-stderr|command-[a-z]+"
+    r"|environment_context|user_instructions)>"
     r".*?(?:</\1>|\Z)|<[a-z-]+>|</[a-z-]+>",
     re.DOTALL,
 )

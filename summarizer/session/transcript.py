@@ -12,6 +12,9 @@ Agents write their sessions in several shapes; all of them become a tuple of :cl
   record types (``summary``, ``system``, snapshots), ``isMeta`` records and the post-compaction
   summary (``isCompactSummary``) carry no new conversation.
 * OpenCode's exported messages: ``{"info": {"role"}, "parts": [{"type": "text"|"tool", ...}]}``.
+* Codex rollouts: ``{"type": "response_item", "payload": {...}}`` holding the Responses API items
+  above (plus ``custom_tool_call`` with a text ``input``, e.g. ``apply_patch``), and
+  ``session_meta`` with the session id and cwd. ``developer`` messages are instructions, not talk.
 
 A whole-file JSON array of such records is accepted too. A line that is not a JSON object is bad
 input: one error naming the line (CLI exit 2), because silently skipping it could hide the very
@@ -52,6 +55,8 @@ _EDIT_TOOLS = {"edit", "multiedit", "write", "notebookedit", "edit_file", "write
 _TODO_TOOLS = {"todowrite", "todo_write", "update_plan"}
 _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "filename", "file")
 
+# Codex rollout records wrap the item in "payload"; event_msg and turn_context repeat or annotate it.
+_CODEX_TYPES = {"response_item", "event_msg", "turn_context", "session_meta"}
 # Claude Code record types that never hold conversation.
 _SKIPPED_TYPES = {"summary", "system", "file-history-snapshot", "progress", "queue-operation"}
 
@@ -164,8 +169,10 @@ def parse_transcript(text: str, *, source: str = "transcript") -> Transcript:
     session_id: str | None = None
     cwd: str | None = None
     for line, record in records:
-        session_id = session_id or _str(record.get("sessionId") or record.get("session_id")) or None
-        cwd = cwd or _str(record.get("cwd")) or None
+        meta = _dict(record.get("payload")) if record.get("type") == "session_meta" else record
+        session_id = session_id or _str(meta.get("sessionId") or meta.get("session_id")
+                                        or (meta.get("id") if meta is not record else None)) or None
+        cwd = cwd or _str(meta.get("cwd")) or None
         events.extend(_events(line, record))
     if not events:
         raise InputError(
@@ -212,15 +219,18 @@ def _events(line: int, record: Mapping[str, Any]) -> list[Event]:
     # isCompactSummary: Claude Code's own summary after a compaction retells records still in the file.
     if record.get("isMeta") is True or record.get("isCompactSummary") is True or kind in _SKIPPED_TYPES:
         return []
+    payload = record.get("payload")
+    if isinstance(payload, dict) and kind in _CODEX_TYPES:  # Codex rollout: only response_item counts
+        return _events(line, payload) if kind == "response_item" else []
     message = record.get("message")
     if kind in {"user", "assistant"} and isinstance(message, dict):  # Claude Code
         return _message(line, _str(message.get("role")) or kind, message, record)
     info = record.get("info")
     if isinstance(info, dict) and isinstance(record.get("parts"), list):  # OpenCode export
         return _opencode(line, _str(info.get("role")) or "assistant", record["parts"])
-    if kind in {"tool_call", "tool_use", "function_call"}:
+    if kind in {"tool_call", "tool_use", "function_call", "custom_tool_call"}:
         return [_tool_call(line, record)]
-    if kind in {"tool_result", "function_call_output"}:
+    if kind in {"tool_result", "function_call_output", "custom_tool_call_output"}:
         return [_tool_result(line, record, record)]
     if "role" in record:
         role = _str(record.get("role"))
@@ -286,11 +296,11 @@ def _tool_call(line: int, data: Mapping[str, Any]) -> Event:
         (data[k] for k in ("input", "arguments", "args", "parameters", "tool_input") if k in data),
         function.get("arguments"),
     )
-    if isinstance(raw, str):  # OpenAI encodes arguments as a JSON string
+    if isinstance(raw, str):  # OpenAI encodes arguments as a JSON string; Codex custom tools send text
         try:
             raw = json.loads(raw)
         except json.JSONDecodeError:
-            raw = {"raw": raw}
+            raw = {"input": raw}
     tool_input = raw if isinstance(raw, dict) else {}
     call_id = _str(data.get("id") or data.get("call_id") or data.get("tool_call_id"))
     return Event(line, "tool_call", "assistant", tool=name, tool_input=tool_input, call_id=call_id)

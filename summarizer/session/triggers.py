@@ -148,7 +148,9 @@ def _is_compression(call: Event) -> bool:
     if name.endswith("mem_save"):
         key = f"{call.tool_input.get('topic_key', '')} {call.tool_input.get('title', '')}"
         return "/compressed/" in key
-    command = call.tool_input.get("command")
+    command = call.tool_input.get("command") or call.tool_input.get("cmd")
+    if isinstance(command, list):  # Codex: ["bash", "-lc", "..."]
+        command = " ".join(str(part) for part in command)
     return isinstance(command, str) and "summarizer session" in command
 
 

@@ -127,3 +127,37 @@ def test_conversation_text_keeps_the_end_when_it_must_cut(
     assert text.splitlines()[-2:] == ["[tool call] Bash git status --short", "[tool result] "]
     full = conversation_text(upto(claude_code, 3))
     assert "value_300" not in full  # a 312-line read is cut to 200 characters
+
+
+def test_codex_rollouts_are_read_from_their_response_items() -> None:
+    """session_meta gives id and cwd; response_items are the conversation; event_msg copies are skipped."""
+    from summarizer.session.extract import extract
+
+    patch = "*** Begin Patch\n*** Update File: src/x.py\n+x\n*** End Patch\n"
+    lines = [
+        {"type": "session_meta", "payload": {"id": "019a-codex", "cwd": "/repo", "cli_version": "0.5.1"}},
+        {"type": "response_item", "payload": {"type": "message", "role": "developer",
+                                              "content": [{"type": "input_text", "text": "We decided X."}]}},
+        {"type": "response_item", "payload": {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "<environment_context>cwd /repo</environment_context>"},
+            {"type": "input_text", "text": "Why does the hook never fire?"}]}},
+        {"type": "event_msg", "payload": {"type": "user_message", "message": "Why does the hook fire?"}},
+        {"type": "response_item", "payload": {"type": "function_call", "name": "shell", "call_id": "c1",
+                                              "arguments": json.dumps({"command": ["bash", "-lc", "ls"]})}},
+        {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1", "output": ""}},
+        {"type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [
+            {"type": "output_text", "text": "Turns out the parser reads the wrong shape."}]}},
+        {"type": "response_item", "payload": {"type": "custom_tool_call", "name": "apply_patch",
+                                              "call_id": "c2", "input": patch}},
+        {"type": "response_item", "payload": {"type": "custom_tool_call_output", "call_id": "c2",
+                                              "output": "Success. Updated: M src/x.py"}},
+    ]
+    parsed = parse_transcript("\n".join(json.dumps(line) for line in lines))
+    assert (parsed.session_id, parsed.cwd) == ("019a-codex", "/repo")
+    assert [e.tool for e in parsed.tool_calls] == ["shell", "apply_patch"]
+    assert len(parsed.results()) == 2
+    found = extract(parsed)
+    assert found.decisions == ()  # the developer message is instructions, not the conversation
+    assert found.context == ("Working on: Why does the hook never fire?",)
+    assert found.discoveries == ("Turns out the parser reads the wrong shape.",)
+    assert found.files == ("`src/x.py` — edited: Turns out the parser reads the wrong shape.",)
