@@ -98,8 +98,10 @@ DOWNSTREAM: dict[str, dict[str, float]] = {
 UNKNOWN_DOWNSTREAM = 0.5
 
 _UNBLOCKED = re.compile(r"\bunblock(?:s|ed|ing)?\b", re.IGNORECASE)
+# "not blocked by anything" is no blocker: the lookbehinds reject a negation right before.
 _WAS_BLOCKED = re.compile(
-    r"\b(?:was|were|had been|previously|been) blocked\b|(?<![\w-])blocked (?:by|on)\b", re.IGNORECASE
+    r"\b(?:was|were|had been|previously|been) blocked\b|(?<![\w-])(?<!not )(?<!never )blocked (?:by|on)\b",
+    re.IGNORECASE,
 )
 _CENT = Decimal("0.01")
 _DEC_CACHE: dict[float, Decimal] = {}

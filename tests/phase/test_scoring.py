@@ -155,6 +155,7 @@ def test_title_is_scanned_with_the_summary() -> None:
         ({"summary": "Finished the work blocked by infra"}, 0.6),
         ({"summary": "x", "blockers": "schema review", "status": "partial"}, 0.0),
         ({"summary": "Nothing about that"}, 0.0),
+        ({"summary": "Shipped; not blocked by anything"}, 0.0),
     ],
 )
 def test_blockers_dimension(fields: dict[str, object], expected: float) -> None:
