@@ -22,19 +22,15 @@ import hashlib
 import inspect
 import io
 import json
-import subprocess
-import tarfile
 import tempfile
 import time
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Literal, Protocol
 
-from summarizer.errors import InputError, NotFound
+from summarizer.errors import InputError
 from summarizer.evaluation.cells import CellOutput, ResolvedCase
 from summarizer.evaluation.dataset import PhaseGateCase, SessionCase
 from summarizer.ports import Completer, Completion, CompletionRequest, SummaryCache
@@ -45,7 +41,6 @@ __all__ = [
     "RecordedContender",
     "TemplateContender",
     "load_recorded",
-    "materialise_prompts",
 ]
 
 
@@ -354,46 +349,3 @@ def load_recorded(path: Path) -> RecordedContender:
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             raise InputError(f"{path}:{number}: a recorded answer needs 'case' and 'text' ({exc})") from exc
     return RecordedContender(label=path.stem, answers=answers, model=model)
-
-
-def materialise_prompts(
-    spec: str,
-    stack: ExitStack,
-    *,
-    repo: Path | None = None,
-    runner: Callable[..., subprocess.CompletedProcess[bytes]] = subprocess.run,
-) -> tuple[str, Path]:
-    """A prompt version as a directory: ``spec`` is a directory, or a git revision of ``prompts/``.
-
-    A revision is extracted with ``git archive REV prompts`` into a temporary directory that lives
-    as long as ``stack``. Returns ``(label, directory)``.
-    """
-    path = Path(spec)
-    if path.is_dir():
-        return (path.name if path.name not in ("", ".") else str(path)), path
-    cwd = str(repo) if repo else None
-    rev = runner(
-        ["git", "rev-parse", "--verify", "--quiet", f"{spec}^{{commit}}"],
-        cwd=cwd,
-        capture_output=True,
-        check=False,
-    )
-    if rev.returncode != 0:
-        raise NotFound(
-            f"--prompts {spec!r} is neither a directory nor a git revision; pass a prompt "
-            "directory or a revision such as HEAD~1"
-        )
-    top = runner(["git", "rev-parse", "--show-prefix"], cwd=cwd, capture_output=True, check=True)
-    prefix = top.stdout.decode().strip()
-    archive = runner(
-        ["git", "archive", "--format=tar", spec, f"{prefix}prompts"],
-        cwd=cwd,
-        capture_output=True,
-        check=False,
-    )
-    if archive.returncode != 0:
-        raise NotFound(f"git revision {spec!r} has no prompts/ directory: {archive.stderr.decode().strip()}")
-    target = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="summarizer-prompts-")))
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout), mode="r:") as tar:
-        tar.extractall(target, filter="data")
-    return f"prompts@{spec}", target / prefix / "prompts"

@@ -25,11 +25,11 @@ from summarizer.evaluation.contenders import (
     PromptContender,
     TemplateContender,
     load_recorded,
-    materialise_prompts,
 )
 from summarizer.evaluation.dataset import load_dataset
 from summarizer.evaluation.resolve import resolve_all
 from summarizer.evaluation.runner import Matrix, ResultsCache, run_matrix_sync
+from summarizer.evaluation.versions import materialise_prompts
 from summarizer.ports import Completer, SummaryCache
 
 __all__ = ["EvalOptions", "run_eval"]

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from summarizer.cli import main
 from summarizer.errors import NotFound
-from summarizer.evaluation.contenders import materialise_prompts
+from summarizer.evaluation.versions import materialise_prompts
 from summarizer.settings import default_prompt_dir
 
 

@@ -11,6 +11,7 @@ from summarizer.evaluation.report import render_markdown, render_table
 from summarizer.evaluation.resolve import resolve_all
 from summarizer.evaluation.runner import ResultsCache, run_matrix_sync
 from summarizer.evaluation.suite import EvalOptions, run_eval
+from summarizer.ports import Completion, CompletionRequest
 from summarizer.testing import FakeCompleter
 
 from .conftest import echo_model
@@ -162,3 +163,27 @@ def test_an_unreadable_stored_cell_is_recomputed(tmp_path: Path, small_dataset: 
         db.execute('UPDATE cells SET value = \'{"not": "a cell"}\'')
     again = run_matrix_sync([_Broken()], cases, cache=ResultsCache(tmp_path / "r.sqlite3"))
     assert again.computed == 2 and again.reused == 0
+
+
+def test_concurrency_bounds_the_calls_in_flight(
+    tmp_path: Path, small_dataset: Path, versions: tuple[Path, Path]
+) -> None:
+    """With --concurrency 2, never more than two model calls are pending at once (and two are)."""
+    v1, _ = versions
+    inflight = {"now": 0, "max": 0}
+    fake = FakeCompleter(default=echo_model, delay_s=0.02)
+
+    class Counting:
+        async def complete(self, request: CompletionRequest, /) -> Completion:
+            inflight["now"] += 1
+            inflight["max"] = max(inflight["max"], inflight["now"])
+            try:
+                return await fake.complete(request)
+            finally:
+                inflight["now"] -= 1
+
+    options = EvalOptions(
+        datasets=(small_dataset,), prompts=(str(v1),), models=("openai/fake",), concurrency=2, template=False
+    )
+    run_eval(options, completer=Counting(), answer_cache=None, results_cache=None)
+    assert len(fake.calls) > 2 and inflight["max"] == 2
