@@ -204,6 +204,9 @@ RULES: tuple[Rule, ...] = (
          re.compile(r"(?i)authorization" + _SEP + r"(?:token[ \t]+|digest[ \t]+)?"
                     r"(?P<v>(?!bearer\b|basic\b)[A-Za-z0-9._~+/\-]{16,}=*)"),
          ("authorization",), 15, _bearer_ok),
+    Rule("basic_auth",  # curl -u user:password, --user=user:password
+         re.compile(r"(?:(?<=\s)|^)(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"'@/]+:(?P<v>[^\s\"']+)"),
+         ("-u ", "--user"), 14, lambda m: plausible_value(m.group("v"), "")),
     Rule("env_secret",
          re.compile(r"(?m)^[ \t]*export[ \t]+(?:[A-Za-z0-9]+_)*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD"
                     r"|CREDENTIALS?|AUTH|DSN|APIKEY)(?:_[A-Za-z0-9]+)*[ \t]*=[ \t]*"
@@ -218,5 +221,5 @@ RULES: tuple[Rule, ...] = (
 GATE: tuple[str, ...] = (
     "pass", "key", "token", "secret", "://", "pwd", "credential", "bearer", "authorization", "export",
     "eyj", "sk-", "gh", "github", "_live_", "_test_", "npm_", "aws", "akia", "asia", "abia", "acca", "aiza",
-    "xox", "heroku", "hooks.slack", "-----begin",
+    "xox", "heroku", "hooks.slack", "-----begin", "-u ", "--user",
 )

@@ -220,6 +220,8 @@ add("DISCORD_TOKEN={0}", ("token", rand(URLSAFE, 24) + "." + rand(URLSAFE, 6) + 
 add("credentials={0}", ("secret", rand(ALNUM, 28)))
 add("private_key: {0}", ("private_key", rand(ALNUM, 44) + "="))
 add("Proxy-Authorization: Basic {0}", ("basic_auth", base64.b64encode(f"proxy:{pw()}".encode()).decode()))
+add("curl -u admin:{0} https://api.example.com/v1/health", ("basic_auth", pw()))
+add("+ curl -sS --user deploy:{0} -X POST https://ci.example.com/hooks/42", ("basic_auth", pw()))
 add("Authorization: Basic {0}", ("basic_auth", base64.b64encode(f"admin:{pw()}".encode()).decode()))
 add("authorization: {0}", ("authorization", rand(URLSAFE, 40)))
 add("ssh -i key.pem ubuntu@host # OPENAI_API_KEY={0} GITHUB_TOKEN={1}", ("openai_key", openai_legacy()), ("github_token", ghp()))
