@@ -83,3 +83,14 @@ def test_case_hash_changes_with_the_transcript_file(tmp_path: Path) -> None:
     before = case_hash(load_dataset(path).cases[0])
     (tmp_path / "t.jsonl").write_text('{"role": "user", "content": "hello"}\n', encoding="utf-8")
     assert case_hash(load_dataset(path).cases[0]) != before
+
+
+@pytest.mark.parametrize("name", ["phase_gate", "session"])
+def test_every_shipped_fact_is_recoverable_from_its_input(datasets_dir: Path, name: str) -> None:
+    """A fact absent from the input could only be recalled by inventing it: the dataset forbids that."""
+    from summarizer.evaluation.metrics import matches
+    from summarizer.evaluation.resolve import resolve_all
+
+    cases = resolve_all([load_dataset(datasets_dir / f"{name}.jsonl")], None)
+    absent = [(c.id, f.value) for c in cases for f in c.facts if not matches(f, c.source)]
+    assert absent == []
