@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Collection
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import redis
 from pydantic import ValidationError
@@ -41,7 +42,7 @@ class RedisCache:
     """
 
     def __init__(self, url: str, *, prefix: str = "summarizer:", timeout_s: float = 2.0) -> None:
-        self.location = url
+        self.location = _without_password(url)  # shown by `cache stats`: never print a secret
         self._prefix = prefix
         try:
             self._redis: Any = redis.Redis.from_url(
@@ -174,6 +175,14 @@ class RedisCache:
 
     def _unavailable(self, exc: Exception) -> StorageError:
         return StorageError(f"the Redis cache at {self.location!r} is unavailable: {exc}; is it running?")
+
+
+def _without_password(url: str) -> str:
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc))
 
 
 def _text(raw: bytes | str) -> str:

@@ -185,3 +185,10 @@ def test_disk_cache_lives_where_settings_say(tmp_path: Path) -> None:
     disk.close()
     env = {"SUMMARIZER_CACHE_URL": "redis://127.0.0.1:1/0", "HOME": str(tmp_path)}
     assert isinstance(build_cache(Settings.load(env)), RedisCache)
+
+
+def test_redis_location_never_shows_the_password() -> None:
+    """`cache stats` prints the location; a password in SUMMARIZER_CACHE_URL stays hidden."""
+    cache = RedisCache("redis://:s3cret-pass@127.0.0.1:1/0")
+    assert "s3cret" not in cache.location and cache.location == "redis://:***@127.0.0.1:1/0"
+    cache.close()
