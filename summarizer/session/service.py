@@ -39,6 +39,7 @@ from summarizer.session.document import MAX_TOKENS, SessionDocument, cap, merge,
 from summarizer.session.extract import Extraction, extract
 from summarizer.session.transcript import Transcript, conversation_text
 from summarizer.session.triggers import decide, start_of_count
+from summarizer.tokens import count_tokens
 
 if TYPE_CHECKING:
     from summarizer.semantic import Summarizer
@@ -119,12 +120,19 @@ class FileMarks:
         return value if isinstance(value, int) else None
 
     def set(self, key: str, tool_calls: int) -> None:
-        """Write the mark atomically (temp file, then rename)."""
-        self.root.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=self.root, suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump({"key": key, "tool_calls": tool_calls}, handle)
-        os.replace(tmp, self._path(key))
+        """Write the mark atomically (temp file, then rename).
+
+        A mark that cannot be written (read-only cache directory) is skipped: the memory is already
+        saved, and a missing mark only means the next automatic run is not held off.
+        """
+        try:
+            self.root.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.root, suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump({"key": key, "tool_calls": tool_calls}, handle)
+            os.replace(tmp, self._path(key))
+        except OSError:
+            return
 
 
 class SessionReport(BaseModel):
@@ -269,8 +277,6 @@ def render_report(report: SessionReport) -> str:
 
 def _report(doc: SessionDocument, old: SessionDocument, base: dict[str, object], action: Action,
             source: str, dropped: int, found: Extraction, error: str | None) -> SessionReport:
-    from summarizer.tokens import count_tokens
-
     text = render(doc)
     new_items = sum(max(0, doc.count(k) - old.count(k)) for k in doc.items)
     return SessionReport.model_validate({

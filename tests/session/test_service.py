@@ -221,3 +221,13 @@ def test_an_invalid_model_answer_falls_back_to_the_keyword_document(
     summarizer, _ = _summarizer(tmp_path, ["Sure! Here is a summary of the session."])
     report = _run(claude_code, store, marks, summarizer=summarizer)
     assert report.source == "keywords" and report.decisions == 3
+
+
+def test_an_unwritable_mark_never_fails_a_saved_compression(
+    claude_code: Transcript, store: Store, tmp_path: Path
+) -> None:
+    """The document is in engram; a mark that cannot be written is not an error."""
+    blocked = tmp_path / "marks-file"
+    blocked.write_text("a file where the marks directory should be")
+    report = _run(claude_code, store, FileMarks(blocked / "sessions"))
+    assert report.action == "saved" and FileMarks(blocked / "sessions").get("x") is None
