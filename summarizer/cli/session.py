@@ -79,7 +79,7 @@ def _read_hook() -> dict[str, Any]:
 
 @click.command()
 @click.argument("transcript", required=False)
-@click.option("--project", help="engram project (default: the current directory's name).")
+@click.option("--project", help="engram project (default: the name of the session's directory).")
 @click.option("--force", is_flag=True, help="Compress now: an explicit request bypasses the trigger rules.")
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="The document's date (default: today).")
 @click.option("--hook", is_flag=True, help="Read a hook's JSON on stdin (PreCompact); implies --force.")
