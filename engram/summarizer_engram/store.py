@@ -51,7 +51,7 @@ from summarizer_engram.normalize import (
     strip_private,
     truncate_content,
 )
-from summarizer_engram.schema import migrate, observation_columns
+from summarizer_engram.schema import backfill, migrate, needs_backfill, observation_columns
 from summarizer_engram.transfer import export_rows, import_rows
 
 __all__ = ["Store"]
@@ -101,6 +101,8 @@ class Store:
         self._db = Database(self.path, lock_wait_s=lock_wait_s)
         try:
             columns = self._db.write(_migrate)
+            if self._db.read(needs_backfill):
+                self._db.write(backfill)
         except StorageError:
             self._db.close()
             raise
