@@ -250,3 +250,22 @@ def test_old_files_missing_later_columns_get_them_and_become_searchable(db_path:
     assert {"scope", "topic_key", "normalized_hash", "revision_count", "duplicate_count", "last_seen_at",
             "updated_at", "deleted_at"} <= columns
     _check_integrity(db_path)
+
+
+def test_opening_repairs_values_engram_forbids(db_path: Path) -> None:
+    """engram's start-up back-fills run when a row needs them: '' topic keys, NULL prompt projects, counts."""
+    rows = ENGRAM_ROWS + """
+    INSERT INTO observations (session_id, type, title, content, topic_key, revision_count, duplicate_count,
+        updated_at) VALUES ('go-1', 'manual', 'odd', 'odd row', '', 0, -1, '');
+    INSERT INTO user_prompts (session_id, content, project) VALUES ('go-1', 'no project', NULL);
+    """
+    _engram_db(db_path, rows=rows)
+    with Store(db_path):
+        pass
+    conn = sqlite3.connect(db_path)
+    odd = conn.execute("SELECT topic_key, revision_count, duplicate_count, updated_at = created_at "
+                       "FROM observations WHERE title = 'odd'").fetchone()
+    null_prompts = conn.execute("SELECT COUNT(*) FROM user_prompts WHERE project IS NULL").fetchone()[0]
+    conn.close()
+    assert odd == (None, 1, 1, 1) and null_prompts == 0
+    _check_integrity(db_path)
