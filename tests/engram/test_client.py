@@ -57,7 +57,7 @@ def test_open_backend_picks_the_client_for_a_url_and_the_store_otherwise(tmp_pat
     local = open_backend(tmp_path / "e.db", None)
     try:
         assert isinstance(remote, Client) and isinstance(local, Store)
-        assert isinstance(remote, MemoryBackend) and isinstance(local, MemoryBackend)
+        assert all(isinstance(b, MemoryBackend) for b in (remote, local))  # runtime Protocol check
         assert remote.url == "http://127.0.0.1:7437" and local.path == tmp_path / "e.db"
     finally:
         remote.close()
@@ -180,7 +180,8 @@ def test_export_and_import(api: respx.MockRouter, client: Client) -> None:
         200, json={"sessions_imported": 0, "observations_imported": 1, "prompts_imported": 0}
     )
     data = client.export()
-    assert isinstance(data, ExportData) and len(data.observations) == 1
+    assert type(data) is ExportData
+    assert len(data.observations) == 1
     assert client.import_data(data).observations_imported == 1
     assert "normalized_hash" not in _body(route)["observations"][0]
 

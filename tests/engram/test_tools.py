@@ -193,7 +193,7 @@ def test_capture_passive(store: Store) -> None:
 def test_a_closed_store_gives_tool_errors_not_exceptions(store: Store) -> None:
     """Case 58: every handler that touches the store answers with isError."""
     store.close()
-    calls = {
+    calls: dict[str, dict[str, Any]] = {
         "mem_save": {"title": "t", "content": "c"},
         "mem_search": {"query": "q"},
         "mem_get_observation": {"id": 1.0},
