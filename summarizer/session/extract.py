@@ -5,7 +5,9 @@ text, user and assistant messages only. Tool results are never mined: they are r
 logs and web pages (the seed calls them noise, and they are where injected instructions hide).
 Each sentence lands in at most one category, checked in the order failures, decisions,
 discoveries, progress, open questions, so "we reverted X because it broke Y" is a failure to avoid,
-not a decision to repeat. Files come from edit/write tool calls and patch headers, not from prose.
+not a decision to repeat. A sentence that opens by pointing back ("That approach failed.") keeps
+the sentence before it, and so does a note like "Leave it open." after a question. Files come from
+edit/write tool calls and patch headers, not from prose.
 
 Every item is scrubbed of secrets (``summarizer.scrub``) before it leaves this module; the
 transcript is untrusted data and nothing in it is followed.
@@ -26,13 +28,13 @@ __all__ = ["MAX_ITEM_CHARS", "Extraction", "extract", "normalise_item"]
 MAX_ITEM_CHARS = 280
 
 _FAILURE = re.compile(
-    r"\b(?:didn'?t work|did not work|doesn'?t work|does not work|broke|breaks|reverted|reverting"
-    r"|wrong approach|dead end|rolled back|roll back)\b",
+    r"\b(?:didn'?t work|did not work|doesn'?t work|does not work|didn'?t help|did not help|broke|breaks"
+    r"|failed|reverted|reverting|wrong approach|dead end|rolled back|roll back)\b",
     re.IGNORECASE,
 )
 _DECISION = re.compile(
     r"\b(?:decided|decide to|chose|choose to|going with|go with|let'?s use|let us use|we'?ll use"
-    r"|settled on|opted (?:for|to))\b",
+    r"|settled on|opted (?:for|to)|we rejected|ruled out)\b",
     re.IGNORECASE,
 )
 _DISCOVERY = re.compile(
@@ -40,7 +42,8 @@ _DISCOVERY = re.compile(
 )
 _PROGRESS = re.compile(r"\b(?:completed|done|finished|merged)\b", re.IGNORECASE)
 _OPEN = re.compile(
-    r"\b(?:open question|unresolved|still unclear|not sure (?:whether|if|how)|need to decide|TBD)\b",
+    r"\b(?:open question|still open|unresolved|still unclear|not sure (?:whether|if|how)|need to decide"
+    r"|TBD)\b",
     re.IGNORECASE,
 )
 # Code, and what Claude Code wraps in tags (reminders, slash-command echoes and their output), is not
@@ -51,6 +54,8 @@ _NOISE_BLOCKS = re.compile(
     r".*?(?:</\1>|\Z)|<[a-z-]+>|</[a-z-]+>",
     re.DOTALL,
 )
+# A sentence that opens by pointing back ("That approach failed") means nothing on its own.
+_ANAPHORA = re.compile(r"^(?:that|this|it|which|these|those|both)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s*")
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$", re.MULTILINE)
@@ -83,10 +88,12 @@ def extract(transcript: Transcript) -> Extraction:
     for event in transcript.events:
         if event.kind != "message" or event.role not in {"user", "assistant"}:
             continue
+        previous = ""
         for sentence in _sentences(event.text):
             category = _classify(sentence, event.role)
             if category:
-                buckets[category].append(sentence)
+                buckets[category].append(_with_antecedent(sentence, previous, category))
+            previous = sentence
     progress = _todo_progress(transcript) + buckets["progress"]
     raw = {
         "context": _context(transcript),
@@ -113,6 +120,14 @@ def extract(transcript: Transcript) -> Extraction:
                 kept.append(text)
         clean[name] = tuple(kept)
     return Extraction(redactions=redactions, **clean)
+
+
+def _with_antecedent(sentence: str, previous: str, category: str) -> str:
+    """Keep what a sentence points back to: "X. That approach failed." or "Q? Leave it open."."""
+    if previous and (_ANAPHORA.match(sentence) or (
+            category == "questions" and previous.endswith("?") and not sentence.endswith("?"))):
+        return f"{previous} {sentence}"
+    return sentence
 
 
 def _classify(sentence: str, role: str) -> str | None:

@@ -84,3 +84,23 @@ def test_lone_surrogates_from_json_become_storable_text() -> None:
     (item,) = extract(_said("We decided to keep the \ud800 marker.")).decisions
     item.encode("utf-8")
     assert item == "We decided to keep the ? marker."
+
+
+def test_a_sentence_pointing_back_keeps_its_antecedent() -> None:
+    """'That approach failed' is meaningless alone; the sentence before it says what failed."""
+    text = "The key was regenerated on restart in one path. That approach failed; we moved it."
+    assert extract(_said(text)).failures == (text,)
+
+
+def test_a_question_left_open_is_an_open_question() -> None:
+    """'What about DST weeks? Leave it as an open question.' keeps the question itself."""
+    found = extract(_said("What about DST weeks? Leave it as an open question.", role="user"))
+    assert found.questions == ("What about DST weeks? Leave it as an open question.",)
+
+
+def test_rejections_and_failed_attempts_are_recorded() -> None:
+    """'We rejected X because' is a decision; 'the first attempt failed' is a failure to avoid."""
+    found = extract(_said("We rejected a Redis lock because a lock expiry reintroduces the race.",
+                          "The first attempt failed because the insert ran outside the savepoint."))
+    assert found.decisions == ("We rejected a Redis lock because a lock expiry reintroduces the race.",)
+    assert found.failures == ("The first attempt failed because the insert ran outside the savepoint.",)
