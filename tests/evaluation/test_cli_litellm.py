@@ -1,0 +1,98 @@
+"""``summarizer eval`` end to end: the real CLI, the real litellm, respx as an OpenAI-compatible API."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+from pathlib import Path
+from types import ModuleType
+
+import httpx
+import pytest
+import respx
+from click.testing import CliRunner
+
+from summarizer.cli import main
+from summarizer.settings import default_prompt_dir
+
+ROOT = Path(__file__).resolve().parents[2]
+API = "http://127.0.0.1:8765/v1"
+
+
+def _server() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "fake_openai_server", ROOT / "evals" / "fake_openai_server.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def litellm_offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dummy key, and litellm's async calls routed through httpx so respx sees them (SPEC.md)."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before the import: no cost-map download
+    import litellm
+
+    monkeypatch.setattr(litellm, "disable_aiohttp_transport", True)
+
+
+def test_eval_through_litellm_reports_v2_better_then_reuses_every_cell(
+    tmp_path: Path, datasets_dir: Path, litellm_offline: None
+) -> None:
+    """v2 asks for endpoints and status codes and wins; the second run sends no request."""
+    server = _server()
+    rows = [json.loads(line) for line in (datasets_dir / "phase_gate.jsonl").read_text().splitlines()[:10]]
+    dataset = tmp_path / "pg.jsonl"
+    dataset.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    v1, v2 = tmp_path / "v1", tmp_path / "v2"
+    shutil.copytree(default_prompt_dir({}), v1)
+    shutil.copytree(default_prompt_dir({}), v2)
+    for name in ("critical", "high"):
+        path = v2 / f"{name}.md.j2"
+        path.write_text(path.read_text() + "\nName every endpoint path and every status code.\n")
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        text = server.answer(body["messages"])
+        return httpx.Response(
+            200,
+            json={
+                "id": "x",
+                "object": "chat.completion",
+                "created": 1,
+                "model": body["model"],
+                "choices": [
+                    {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
+                ],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+            },
+        )
+
+    args = [
+        "eval",
+        str(dataset),
+        "--prompts",
+        str(v1),
+        "--prompts",
+        str(v2),
+        "--model",
+        "openai/gpt-4o-mini",
+        "--api-base",
+        API,
+        "--out",
+        str(tmp_path / "out"),
+    ]
+    with respx.mock(assert_all_mocked=True) as mock:
+        route = mock.post(f"{API}/chat/completions").mock(side_effect=reply)
+        first = CliRunner().invoke(main, args)
+        assert first.exit_code == 0, first.output
+        calls = route.call_count
+        second = CliRunner().invoke(main, args)
+    assert calls == 20  # ten CRITICAL/HIGH entries, two versions
+    assert "v2 beats v1 on fact recall: +" in first.output
+    assert second.exit_code == 0 and route.call_count == calls
+    assert "provider calls: 0" in second.output and "0 computed" in second.output
