@@ -6,8 +6,9 @@ lookup of its template; a template is classified by :func:`coordinates.classify_
 first time it is seen. Ordinary lines are counted and sampled; only coordinates, frames and
 failure-block lines take the slow path, and only kept lines are ever decoded.
 
-What is retained is bounded: the template table (pruned past ``MAX_TEMPLATES``), the distinct
-coordinates (capped at ``MAX_COORDINATES``; identical messages are folded into one with a count),
+What is retained is bounded: the template table (rarest pruned past ``MAX_TEMPLATES``), the
+distinct coordinates (capped at ``MAX_COORDINATES``, 8 KB of text each, hashed keys for long lines;
+identical messages are folded into one with a count),
 the sampler (capped) and at most one open trace or failure block (head/tail windows).
 """
 
@@ -29,7 +30,7 @@ from summarizer.output.patterns import MAX_TEMPLATES, Sampler
 __all__ = ["CoordEntry", "Engine", "TemplateStat"]
 
 DIGITS = bytes.maketrans(b"0123456789", b"##########")
-MAX_COORDINATES = 100_000
+MAX_COORDINATES = 20_000
 MAX_TEMPLATE_BYTES = 4096
 # Kept text per coordinate: generous until the coordinates hold 64 MB, then just the start.
 _COORD_BYTES = 8192
@@ -111,6 +112,7 @@ class Engine:
     passed: int = 0
     binary_lines: int = 0
     pruned_lines: int = 0
+    soft_pruned: int = 0
     omitted_frames: int = 0
     first_timestamp: tuple[int, str] | None = None
     last_timestamp: tuple[int, str] | None = None
@@ -355,20 +357,30 @@ class Engine:
                 break
 
     def _prune(self) -> None:
-        # Fold templates seen once into an anonymous tally; coordinates live elsewhere, so no
-        # coordinate is lost, only the pattern text of one-off ordinary lines.
-        keep: dict[bytes, TemplateStat] = {}
+        # Fold the rarest templates into anonymous tallies until the table is half full again.
+        # Coordinates live in `coords`, so none is lost; a pruned coordinate template is simply
+        # classified again if it comes back. Soft and ordinary lines lose only their pattern text.
         counts = self.counts
-        for template, rec in self.templates.items():
-            if counts[template] == 1 and rec.cls in (co.PLAIN, co.PASS, co.BINARY, co.HEADER):
-                self.pruned_lines += 1
-                self.passed += rec.cls == co.PASS and rec.lc.kind != "announce"
-                self.binary_lines += rec.cls == co.BINARY
+        threshold = 1
+        while len(self.templates) > MAX_TEMPLATES // 2:
+            keep: dict[bytes, TemplateStat] = {}
+            for template, rec in self.templates.items():
+                count = counts[template]
+                if count > threshold:
+                    keep[template] = rec
+                    continue
+                self.pruned_lines += count
+                if rec.cls == co.PASS and rec.lc.kind != "announce":
+                    self.passed += count
+                elif rec.cls == co.BINARY:
+                    self.binary_lines += count
+                elif rec.cls == co.SOFT:
+                    self.soft_pruned += count
                 del counts[template]
                 self.last.pop(template, None)
-            else:
-                keep[template] = rec
-        self.templates = keep
+                self._slow_set.discard(template)
+            self.templates = keep
+            threshold *= 2
 
     def family_counts(self) -> FamilyCounts:
         """Weighted family counts for the classification."""

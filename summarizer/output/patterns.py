@@ -4,8 +4,8 @@ Counting happens on the cheap digit-template (see :mod:`summarizer.output.coordi
 line; only when rendering are templates merged further by :func:`normalise` (hex, quoted strings,
 paths, IPs, UUIDs, runs of ``#`` and whitespace), which runs once per distinct template.
 
-Memory is bounded: when the table grows past :data:`MAX_TEMPLATES`, the templates seen once are
-folded into an anonymous tally (their count survives, their text does not). Sampling keeps about
+Memory is bounded: when the table grows past :data:`MAX_TEMPLATES`, the rarest templates are
+folded into anonymous tallies (their count survives, their text does not). Sampling keeps about
 one line in 50 of the ordinary lines, evenly spread, and halves itself when it would grow past
 its cap, so a gigabyte log holds the same number of samples as a megabyte one.
 """
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 __all__ = ["MAX_TEMPLATES", "PatternStat", "Sampler", "merge_templates", "normalise"]
 
-MAX_TEMPLATES = 50_000
+MAX_TEMPLATES = 30_000
 SAMPLE_EVERY = 50
 MAX_SAMPLES = 512
 

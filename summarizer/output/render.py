@@ -36,6 +36,19 @@ _QUOTED = re.compile(r"'[^']*'|`[^`]*`|\"[^\"]*\"")
 _MESSAGE = re.compile(r"^(?P<prefix>\W{0,4}(?:(?:fatal )?error|warning)\b[^:]{0,20}:)\s*(?P<rest>.{12,})$")
 
 
+def _count(text: str, piece: int = 1 << 18) -> int:
+    """Token count of a possibly huge rendering, in newline-aligned pieces (bounded memory)."""
+    if len(text) <= piece:
+        return count_tokens(text)
+    total, start = 0, 0
+    while start < len(text):
+        end = text.find("\n", start + piece)
+        end = len(text) if end < 0 else end + 1
+        total += count_tokens(text[start:end])
+        start = end
+    return total
+
+
 def restore_hint(restore_id: str, lines: int) -> str:
     """The last line of every compressed rendering."""
     return f"[full output: summarizer restore {restore_id}  ({lines} lines)]"
@@ -278,6 +291,10 @@ def render(
         " a code + args alone = that code's message shown earlier) ---",
     ]
     parts.extend(text for _, text in body)
+    if engine.soft_pruned:
+        parts.append(
+            f"[{engine.soft_pruned:,} further soft lines of rare patterns past the memory cap; restore]"
+        )
     if engine.coords_not_listed:
         parts.append(
             f"[{engine.coords_not_listed:,} further distinct coordinates past the memory cap; restore]"
@@ -287,7 +304,7 @@ def render(
         parts.extend(pattern_lines)
     parts.append(hint)
     text = "\n".join(parts) + "\n"
-    compressed = count_tokens(text)
+    compressed = _count(text)
     return OutputResult(
         classification=classification,
         original_tokens=original_tokens,
