@@ -45,6 +45,7 @@ class Concept:
     phrase: str | None = None  # regex searched in the space-joined lower-cased words
     needs: tuple[str, ...] = ()  # the phrase is tried only if one of these words occurs (speed)
     raw: str | None = None  # case-sensitive regex on the original text (``POST /path`` shapes)
+    raw_needs: str = ""  # the raw regex runs only if the text contains this substring (speed)
     matches: tuple[str, ...] = ()  # texts that must match this concept (test vectors)
     rejects: tuple[str, ...] = ()  # texts that must not
 
@@ -100,9 +101,17 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("new column", 0.7, 0.8, 0.6, "schema/migration",
             phrase=_NEW + r" (?:\w+ ){0,2}?columns?\b|\balter table \w+ add\b|\bcolumn (?:created|added)\b",
             needs=("column", "columns", "alter"),
+            # "Added invoices.due_date": a new table.column, unless it is a file name (utils.py).
+            raw=r"\b(?:[Aa]dd(?:s|ed|ing)?|[Nn]ew|[Cc]reat(?:e|es|ed|ing)|[Ii]ntroduc(?:e|es|ed|ing))\s+"
+                r"(?:(?:an?|the|nullable|optional|required)\s+){0,2}`?[a-z][a-z0-9_]*\."
+                r"(?!(?:py|pyi|ts|tsx|js|jsx|mjs|md|json|ya?ml|toml|sql|sh|go|rs|rb|java|kt|css|scss|html|vue"
+                r"|svelte|txt|cfg|ini|lock|env|csv|log)\b)[a-z][a-z0-9_]*\b(?!\.\w|\()",
+            raw_needs=".",
             matches=("new column expires_at", "added nullable column expires_at",
-                     "ALTER TABLE users ADD deleted_at"),
-            rejects=("column chart", "columnist")),
+                     "ALTER TABLE users ADD deleted_at", "Added invoices.due_date (date, nullable)",
+                     "adds a nullable `customers.tax_id`"),
+            rejects=("column chart", "columnist", "added utils.py", "Added config.yaml and main.go",
+                     "added db.session.commit() calls")),
     Concept("index", 0.5, 0.6, 0.3, "database",
             words=r"(?:re)?index(?:es|ed|ing)?|indices",
             matches=("index", "indexes", "indices", "indexed", "reindex", "reindexing"),
@@ -114,6 +123,7 @@ CONCEPTS: tuple[Concept, ...] = (
             matches=("unique constraint",), rejects=("unconstrainedly",)),
     Concept("endpoint", 0.9, 0.6, 0.5, "api", words=r"endpoints?",
             raw=r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +/[\w{:<]|(?<![\w./-])/v\d+/\w",
+            raw_needs="/",
             matches=("endpoint", "new endpoints", "exposed POST /v1/rank", "serves /v2/users"),
             rejects=("end point", "a blog post / comment", "see docs/v1/notes.md")),
     Concept("route", 0.8, 0.5, 0.4, "api",
@@ -156,7 +166,10 @@ CONCEPTS: tuple[Concept, ...] = (
             matches=("README", "README.md"), rejects=("read me",)),
     Concept("docstring", 0.2, 0.0, 0.1, "documentation", words=r"docstrings?",
             matches=("docstring", "docstrings"), rejects=("docs string",)),
-    # Our additions: contract-breaking words the seed's map has no row for.
+    # Our additions: contract-breaking words the seed's map has no row for, and UI components
+    # (the variant table's Aphrodite rows name them; the seed's keyword map has no UI row).
+    Concept("component", 0.6, 0.4, 0.5, "ui", words=r"components?|widgets?",
+            matches=("The AttachmentDropzone component", "new widgets"), rejects=("componentry",)),
     Concept("breaking change", 1.0, 1.0, 0.5, "api",
             phrase=r"\bbreaking (?:changes?|api)\b|\bbackwards? incompatible\b",
             needs=("breaking", "incompatible"),
@@ -177,7 +190,7 @@ _WORD_CONCEPTS = tuple(c for c in CONCEPTS if c.words)
 # test checks every vector), so the first group that matches is the only one; compiling one pattern
 # instead of one per concept also halves the import cost, which `summarizer score` pays each run.
 _ANY_WORD = re.compile("|".join(f"(?P<g{i}>{c.words})" for i, c in enumerate(_WORD_CONCEPTS)))
-_RAW_CONCEPTS = tuple((c, re.compile(c.raw)) for c in CONCEPTS if c.raw)
+_RAW_CONCEPTS = tuple((c, re.compile(c.raw), c.raw_needs) for c in CONCEPTS if c.raw)
 _PHRASE_CONCEPTS = tuple((c, re.compile(c.phrase), frozenset(c.needs)) for c in CONCEPTS if c.phrase)
 _WORD = re.compile(r"[^\W_]+")  # letters and digits; underscore and punctuation separate words
 _PLACEHOLDER = re.compile(r"\[REDACTED:[^\]]*\]")
@@ -215,7 +228,7 @@ def find_concepts(text: str) -> tuple[Concept, ...]:
         text = _PLACEHOLDER.sub(" ", text)
     words = words_of(text)
     unique = set(words)
-    found_raw = {c.name for c, rx in _RAW_CONCEPTS if "/" in text and rx.search(text)}
+    found_raw = {c.name for c, rx, needs in _RAW_CONCEPTS if needs in text and rx.search(text)}
     found: set[str] = found_raw
     for word in unique:
         found |= _concepts_of_word(word)

@@ -211,12 +211,15 @@ def _details(entry: SubtaskSummary, facts: Facts, variants: Sequence[Variant], a
 
 
 def _what_line(entry: SubtaskSummary, facts: Facts, variants: Sequence[Variant]) -> str:
-    first = first_sentence(entry.summary)
-    details = _details(entry, facts, variants, first)
-    extra = f" ({'; '.join(details)})" if details else ""
+    first = _sentence(first_sentence(entry.summary)).rstrip(".")
+    head = first
     # A long first sentence gives way to the contract details (they are what the next agent needs),
-    # but keeps at least 80 characters; the details are cut last.
-    head = shorten(_sentence(first).rstrip("."), max(MEDIUM_SENTENCE, MAX_LINE - len(extra) - 1))
+    # but keeps at least 80 characters. A detail the cut removed from the sentence is added back as
+    # a detail, hence the second pass; the details themselves are cut last.
+    for _ in range(2):
+        details = _details(entry, facts, variants, head)
+        extra = f" ({'; '.join(details)})" if details else ""
+        head = shorten(first, max(MEDIUM_SENTENCE, MAX_LINE - len(extra) - 1))
     return shorten(head + extra + ".", MAX_LINE)
 
 
@@ -239,6 +242,17 @@ def _why_line(
     if has_facts:
         return shorten(_sentence(f"{who} {DEFAULT_VARIANT.why}"), MAX_LINE)
     return shorten(_sentence(f"For {who}: a contained change with no contract impact named"), MAX_LINE)
+
+
+def _with_gotcha(why: str, gotcha: str | None) -> str:
+    """``<why> — <gotcha>`` as one sentence; the gotcha's first word is lower-cased if it is plain."""
+    if not gotcha:
+        return why
+    text = gotcha.strip().rstrip(".")
+    first = text.split(" ", 1)[0]
+    if first[:1].isupper() and first[1:].islower():  # "Refresh" -> "refresh"; "UI", "POST" stay
+        text = text[0].lower() + text[1:]
+    return shorten(f"{why.rstrip('.')} — {text}.", MAX_LINE)
 
 
 def _gotcha_line(entry: SubtaskSummary, facts: Facts) -> str:
@@ -278,7 +292,13 @@ def render_lines(entry: SubtaskSummary, band: Band, to: str | Iterable[str] | No
         facts = extract_facts(entry.summary, entry.files_changed)
         what = _what_line(entry, facts, variants)
         why = _why_line(entry, facts, to_agents, variants)
-        lines = (warn + what, why) if band == "HIGH" else (warn + what, why, _gotcha_line(entry, facts))
+        if band == "HIGH":
+            # No third line: a trade-off the next agent must respect rides on the "why" line.
+            # Not for the archive (* -> mnemosyne), which keeps a minimal record.
+            archive = bool(to_agents) and all(t == "mnemosyne" for t in to_agents)
+            lines = (warn + what, why if archive else _with_gotcha(why, facts.gotcha))
+        else:
+            lines = (warn + what, why, _gotcha_line(entry, facts))
     else:
         assert_never(band)
     return tuple(shorten(line, MAX_LINE) for line in lines)

@@ -65,9 +65,16 @@ def test_hermes_to_aphrodite_critical_carries_endpoints_codes_and_gotcha() -> No
     assert gotcha == "Refresh tokens are stored hashed, so there is no raw token access after issue."
 
 
-def test_high_is_the_first_two_critical_lines() -> None:
-    """HIGH = what + why."""
-    assert render_lines(HERMES, "HIGH") == render_lines(HERMES, "CRITICAL")[:2]
+def test_high_carries_the_gotcha_on_its_why_line() -> None:
+    """HIGH has no third line, so the trade-off rides on the why line (one sentence, dash-joined)."""
+    what = render_lines(HERMES, "CRITICAL")[0]
+    assert render_lines(HERMES, "HIGH") == (
+        what,
+        "Aphrodite must call the changed API and handle its status codes — refresh tokens are stored "
+        "hashed, so there is no raw token access after issue.",
+    )
+    plain = entry(summary="Added the login endpoint.", **{"from": "hermes", "to": "aphrodite"})
+    assert render_lines(plain, "HIGH")[1] == render_lines(plain, "CRITICAL")[1]  # no gotcha: unchanged
 
 
 def test_demeter_to_hermes_carries_tables_columns_and_migration() -> None:
