@@ -100,6 +100,7 @@ class _FailureBlock:
 class Engine:
     """Accumulates everything the rendering needs while the input streams through."""
 
+    max_templates: int = MAX_TEMPLATES
     line_no: int = 0
     templates: dict[bytes, TemplateStat] = field(default_factory=dict)
     counts: Counter[bytes] = field(default_factory=Counter)
@@ -167,7 +168,7 @@ class Engine:
         self._sample_chunk(raws, tpls, n0)
         self.line_no = n0 + size
         self._timestamps(raws, n0 + 1)
-        if len(templates) > MAX_TEMPLATES:
+        if len(templates) > self.max_templates:
             self._prune()
 
     def _busy(self) -> bool:
@@ -362,7 +363,7 @@ class Engine:
         # classified again if it comes back. Soft and ordinary lines lose only their pattern text.
         counts = self.counts
         threshold = 1
-        while len(self.templates) > MAX_TEMPLATES // 2:
+        while len(self.templates) > self.max_templates // 2:
             keep: dict[bytes, TemplateStat] = {}
             for template, rec in self.templates.items():
                 count = counts[template]
