@@ -149,13 +149,15 @@ _PATH = re.compile(
 _LETTER = re.compile(r"[A-Za-z]")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[*])|\s*\n+\s*(?:[-*•]\s+)?")
 _GOTCHA_STRONG = re.compile(
-    r"\b(?:gotcha|caveat|trade-?off|however|beware|careful|warning|note:|nb:|important:|pitfall|breaking"
-    r"|instead of|rather than|workaround|must not|never|do not|don't|cannot|can't|only after|only if"
-    r"|requires?|must)\b",
+    r"\b(?:gotcha|caveat|trade-?off|however|beware|careful|warning|note|nb|important|pitfall|breaking"
+    r"|instead|rather than|workaround|must not|never|do not|don't|cannot|can't|only after|only if"
+    r"|requires?|must|needs?|will break|breaks?|avoid)\b",
     re.IGNORECASE,
 )
 _GOTCHA_WEAK = re.compile(
-    r"\b(?:but|though|although|except|unless|until|so|because|not|no|no longer|without|only|always)\b", re.I
+    r"\b(?:but|though|although|except|unless|until|so|because|not|no|no longer|without|only|always"
+    r"|null|deferred|postponed|todo|follow-up|later)\b",
+    re.I,
 )
 # In the first sentence (the "what" line) only a contrasting conjunction starts a separate gotcha clause.
 _GOTCHA_CLAUSE = re.compile(

@@ -89,8 +89,12 @@ VARIANTS: dict[tuple[str, str], Variant] = {
     ("prometheus", "hermes"): Variant(
         "prometheus -> hermes", ("env_vars", "endpoints"), "must match the deploy target, env vars and config"
     ),
+    # The reviewer's mask keeps every field (files included), so the line spends its room on the
+    # contract and the evidence: what changed at the interface, tests, coverage, an unusual status.
     ("*", "themis"): Variant(
-        "* -> themis", ("files", "tests", "status", "coverage"), "reviews it with full context"
+        "* -> themis",
+        ("endpoints", "status_codes", "tables", "columns", "migrations", "tests", "coverage", "status"),
+        "reviews it with full context",
     ),
     ("*", "mnemosyne"): Variant("* -> mnemosyne", ("status",), "archives it as a minimal record"),
     ("themis", "*"): Variant(
@@ -216,10 +220,15 @@ def _what_line(entry: SubtaskSummary, facts: Facts, variants: Sequence[Variant])
     # A long first sentence gives way to the contract details (they are what the next agent needs),
     # but keeps at least 80 characters. A detail the cut removed from the sentence is added back as
     # a detail, hence the second pass; the details themselves are cut last.
-    for _ in range(2):
-        details = _details(entry, facts, variants, head)
-        extra = f" ({'; '.join(details)})" if details else ""
-        head = shorten(first, max(MEDIUM_SENTENCE, MAX_LINE - len(extra) - 1))
+    details: list[str] = []
+    for _ in range(4):  # converges in one or two rounds; the bound only guards against ping-pong
+        fresh = _details(entry, facts, variants, head)
+        extra = f" ({'; '.join(fresh)})" if fresh else ""
+        cut = shorten(first, max(MEDIUM_SENTENCE, MAX_LINE - len(extra) - 1))
+        if fresh == details and cut == head:
+            break
+        details, head = fresh, cut
+    extra = f" ({'; '.join(_details(entry, facts, variants, head))})" if details else ""
     return shorten(head + extra + ".", MAX_LINE)
 
 

@@ -86,13 +86,13 @@ def test_demeter_to_hermes_carries_tables_columns_and_migration() -> None:
 
 
 def test_the_pair_decides_what_is_carried() -> None:
-    """The same entry sent to Mnemosyne carries only its status; to Themis its files and tests."""
+    """The same entry sent to Mnemosyne carries nothing extra; to Themis its tests and coverage."""
     to_archive = render_lines(HERMES, "HIGH", to="mnemosyne")
     assert to_archive[0] == "Added POST /auth/login and POST /auth/refresh with JWT rotation."
     assert to_archive[1] == "Mnemosyne archives it as a minimal record."
-    to_review = render_lines(entry(summary="Added login.", tests="14 passed", files=["a.py"], agent="hermes"),
-                             "HIGH", to="themis")  # fmt: skip
-    assert "tests 14 passed" in to_review[0] and "files a.py" in to_review[0]
+    review = entry(summary="Added login.", tests="14 passed", coverage="91%", files=["a.py"], agent="hermes")
+    to_review = render_lines(review, "HIGH", to="themis")
+    assert to_review[0] == "Added login (tests 14 passed; coverage 91%)."  # files stay in their own field
 
 
 def test_themis_to_any_carries_verdict_issues_coverage() -> None:
