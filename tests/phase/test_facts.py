@@ -101,6 +101,15 @@ def test_env_vars_paths_urls() -> None:
         ("Added the index but it locks the table while building", "But it locks the table while building"),
         ("Added JWT auth endpoint with refresh token rotation", None),
         (
+            "Changed the envelope. Helpers reading detail[0].msg will break.",
+            "Helpers reading detail[0].msg will break.",
+        ),
+        (
+            "Added pagination. Note next_cursor is null on the last page.",
+            "Note next_cursor is null on the last page.",
+        ),
+        ("Added the list. Sorting by date needs an index.", "Sorting by date needs an index."),
+        (
             "Added login. It works. However the cookie is not httpOnly yet.",
             "However the cookie is not httpOnly yet.",
         ),
@@ -145,7 +154,9 @@ def test_counted_nouns_are_not_status_codes(text: str, codes: tuple[str, ...]) -
 
 def test_qualified_columns_and_any_url_scheme() -> None:
     """``orders.user_id`` in a schema sentence is a column; ``redis://`` is a URL, not a path."""
-    f = extract_facts("Added an index on orders.user_id; calls db.session.commit(). Cache at redis://cache:6379/0")
+    f = extract_facts(
+        "Added an index on orders.user_id; calls db.session.commit(). Cache at redis://cache:6379/0"
+    )
     assert f.columns == ("orders.user_id",)
     assert f.urls == ("redis://cache:6379/0",)
     assert extract_facts("Edited config.py in the migration").columns == ()
