@@ -139,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\n## Memory on {size / 1e9:.2f} GB")
             print(
                 f"peak RSS {child['max_rss_mb']:.0f} MB while compressing {size / 1e6:,.0f} MB in "
-                f"{child['compress_s']:.1f} s ({size / 1e6 / child['compress_s']:,.1f} MB/s); "
+                f"{child['compress_s']:.1f} s wall ({size / 1e6 / child['compress_s']:,.1f} MB/s), "
+                f"{child['compress_cpu_s']:.1f} s CPU ({size / 1e6 / child['compress_cpu_s']:,.1f} MB/s); "
                 f"{child['compressed_tokens']:,} tokens out, {child['coordinates']:,} coordinates"
             )
     finally:
