@@ -1,10 +1,16 @@
 """summarizer: keep coding agents' context small without losing what matters.
 
-The public API is re-exported here; everything else is internal. Imports are lazy so that
-``import summarizer`` stays cheap (the CLI's cold start is a measured goal).
+The public API is re-exported here and listed in ``__all__``; everything else is internal. The
+exports load lazily (PEP 562 ``__getattr__``) so that ``import summarizer`` stays cheap: the CLI's
+cold start is a measured goal, and the offline paths must never pay for litellm, mcp or SQLite.
+A few functions are exported under a name unlike their module's (``scrub_text``, ``compress_output``)
+because a submodule of the same name would shadow them once imported.
 """
 
 from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from summarizer.errors import (
     EscalationRequired,
@@ -18,14 +24,104 @@ from summarizer.errors import (
     SummarizerError,
 )
 
+if TYPE_CHECKING:
+    from summarizer.app import build
+    from summarizer.bank import GateReport, GateRequest, close_sprint, injection_block, run_gate
+    from summarizer.envelope import EnvelopeReduction, reduce_envelope
+    from summarizer.models import SubtaskSummary
+    from summarizer.output import OriginalStore, OutputOptions, OutputResult
+    from summarizer.output import compress as compress_output
+    from summarizer.phase import Compressed, batch_plan, compress_one, stats_over
+    from summarizer.prompts import PromptLibrary
+    from summarizer.scoring import Score, score_entry
+    from summarizer.scrub import Redaction
+    from summarizer.scrub import scrub as scrub_text
+    from summarizer.semantic import Generation, Summarizer
+    from summarizer.session.service import compress_session, recover
+    from summarizer.settings import Settings
+    from summarizer.tokens import count_tokens
+
+# public name -> (module, attribute)
+_LAZY: dict[str, tuple[str, str]] = {
+    "Compressed": ("summarizer.phase", "Compressed"),
+    "EnvelopeReduction": ("summarizer.envelope", "EnvelopeReduction"),
+    "GateReport": ("summarizer.bank", "GateReport"),
+    "GateRequest": ("summarizer.bank", "GateRequest"),
+    "Generation": ("summarizer.semantic", "Generation"),
+    "OriginalStore": ("summarizer.output", "OriginalStore"),
+    "OutputOptions": ("summarizer.output", "OutputOptions"),
+    "OutputResult": ("summarizer.output", "OutputResult"),
+    "PromptLibrary": ("summarizer.prompts", "PromptLibrary"),
+    "Redaction": ("summarizer.scrub", "Redaction"),
+    "Score": ("summarizer.scoring", "Score"),
+    "Settings": ("summarizer.settings", "Settings"),
+    "SubtaskSummary": ("summarizer.models", "SubtaskSummary"),
+    "Summarizer": ("summarizer.semantic", "Summarizer"),
+    "batch_plan": ("summarizer.phase", "batch_plan"),
+    "build": ("summarizer.app", "build"),
+    "close_sprint": ("summarizer.bank", "close_sprint"),
+    "compress_one": ("summarizer.phase", "compress_one"),
+    "compress_output": ("summarizer.output", "compress"),
+    "compress_session": ("summarizer.session.service", "compress_session"),
+    "count_tokens": ("summarizer.tokens", "count_tokens"),
+    "injection_block": ("summarizer.bank", "injection_block"),
+    "recover": ("summarizer.session.service", "recover"),
+    "reduce_envelope": ("summarizer.envelope", "reduce_envelope"),
+    "run_gate": ("summarizer.bank", "run_gate"),
+    "score_entry": ("summarizer.scoring", "score_entry"),
+    "scrub_text": ("summarizer.scrub", "scrub"),
+    "stats_over": ("summarizer.phase", "stats_over"),
+}
+
 __all__ = [
+    "Compressed",
+    "EnvelopeReduction",
     "EscalationRequired",
+    "GateReport",
+    "GateRequest",
+    "Generation",
     "InputError",
     "InvalidAnswer",
     "NotFound",
+    "OriginalStore",
+    "OutputOptions",
+    "OutputResult",
+    "PromptLibrary",
     "ProviderError",
     "ProviderUnavailable",
     "RateLimited",
+    "Redaction",
+    "Score",
+    "Settings",
     "StorageError",
+    "SubtaskSummary",
+    "Summarizer",
     "SummarizerError",
+    "batch_plan",
+    "build",
+    "close_sprint",
+    "compress_one",
+    "compress_output",
+    "compress_session",
+    "count_tokens",
+    "injection_block",
+    "recover",
+    "reduce_envelope",
+    "run_gate",
+    "score_entry",
+    "scrub_text",
+    "stats_over",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    target = _LAZY.get(name)
+    if target is None:
+        raise AttributeError(f"module 'summarizer' has no attribute {name!r}")
+    value = getattr(importlib.import_module(target[0]), target[1])
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

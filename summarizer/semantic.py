@@ -6,8 +6,8 @@ summaries, tool-output summaries, session compression, evals). It
 1. fences every :class:`~summarizer.untrusted.Untrusted` value (scrub, escape, nonce boundary) and
    renders the named prompt with the :class:`~summarizer.prompts.PromptLibrary`;
 2. answers from the template when offline, when no model is configured, or when the model fails;
-3. looks the request up in the cache (namespace = prompt digest + version + model + parameters,
-   key = namespace + hash of the scrubbed canonical input);
+3. looks the request up in the cache (namespace = prompt digest + version + model + api_base +
+   parameters, key = namespace + hash of the scrubbed canonical input);
 4. calls the :class:`~summarizer.ports.Completer` (which owns the one retry policy);
 5. validates the answer; a cut-off, invalid or failed answer becomes the template's text with
    ``source="template"`` and the ``reason``. Only validated model answers are cached.
@@ -315,6 +315,8 @@ class Summarizer:
             "digest": rendered.digest,
             "version": rendered.version,
             "model": self.model or "",
+            # The same model name behind another OpenAI-compatible server is another model.
+            "api_base": self.api_base or "",
             "params": self.params.model_dump(mode="json"),
         }
         return Namespace(
