@@ -57,6 +57,7 @@ __all__ = [
     "Source",
     "Summarizer",
     "entry_rules",
+    "entry_text",
 ]
 
 Source = Literal["llm", "cache", "template"]
@@ -263,7 +264,7 @@ class Summarizer:
             "line_count": _LINES[job.band],
             "from_agent": _agent(entry.from_agent),
             "to_agents": [_agent(a) for a in entry.to_agent],
-            "entry": Untrusted(_entry_text(entry), label="subtask_summary"),
+            "entry": Untrusted(entry_text(entry), label="subtask_summary"),
         }
         result = await self.generate(
             job.band.lower(), values, validate=entry_rules(job.band), fallback=job.fallback
@@ -401,8 +402,9 @@ def _agent(name: str | None) -> str:
     return cleaned if _AGENT.match(cleaned) else "unknown"
 
 
-def _entry_text(entry: SubtaskSummary) -> str:
-    """The entry as ``key: value`` lines: the data the model summarises and validation checks."""
+def entry_text(entry: SubtaskSummary) -> str:
+    """The entry as ``key: value`` lines: the data the model summarises, validation checks and the
+    evals score hallucinations against (so all three see the same input)."""
     fields = {
         "agent": entry.from_agent,
         "next agents": ", ".join(entry.to_agent) or None,

@@ -17,32 +17,11 @@ from pathlib import Path
 from summarizer.errors import InputError, NotFound
 from summarizer.evaluation.cells import ResolvedCase
 from summarizer.evaluation.dataset import Dataset, PhaseGateCase, SessionCase, ToolOutputCase, case_hash
-from summarizer.models import SubtaskSummary
 from summarizer.output.truth import Case as TruthCase
 from summarizer.output.truth import load_case
+from summarizer.semantic import entry_text
 
-__all__ = ["entry_text", "resolve_all", "resolve_case"]
-
-
-def entry_text(entry: SubtaskSummary) -> str:
-    """The entry as ``key: value`` lines, in the seed's field order, empty fields left out."""
-    fields = {
-        "agent": entry.from_agent,
-        "next agents": ", ".join(entry.to_agent) or None,
-        "phase": entry.phase,
-        "date": entry.date,
-        "status": entry.status + (f" ({entry.status_note})" if entry.status_note else ""),
-        "title": entry.title,
-        "summary": entry.summary,
-        "files": ", ".join(entry.files_changed) or None,
-        "tests": entry.tests,
-        "coverage": entry.coverage,
-        "verdict": entry.verdict,
-        "critical issues": None if entry.critical_issues is None else str(entry.critical_issues),
-        "blockers": entry.blockers,
-        "unblocks": entry.unblocks,
-    }
-    return "\n".join(f"{key}: {value}" for key, value in fields.items() if value)
+__all__ = ["resolve_all", "resolve_case"]
 
 
 def _truth_case(case: ToolOutputCase, root: Path) -> TruthCase:

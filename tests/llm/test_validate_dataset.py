@@ -14,7 +14,7 @@ import pytest
 
 from summarizer.models import SubtaskSummary
 from summarizer.phase import compress_one, scrub_entry
-from summarizer.semantic import _entry_text, entry_rules
+from summarizer.semantic import entry_rules, entry_text
 
 DATASET = Path(__file__).resolve().parents[2] / "evals" / "datasets" / "phase_gate.jsonl"
 
@@ -38,6 +38,6 @@ def test_template_answers_for_every_critical_and_high_entry_pass_validation() ->
         if not compressed.compressed or band not in ("CRITICAL", "HIGH"):
             continue
         clean, _ = scrub_entry(entry)
-        entry_rules(band)("\n".join(compressed.lines), _entry_text(clean))
+        entry_rules(band)("\n".join(compressed.lines), entry_text(clean))
         checked += 1
     assert checked >= 10
