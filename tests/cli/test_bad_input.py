@@ -399,6 +399,8 @@ def test_session_on_locked_db_fails_cleanly_and_keeps_the_summary(scratch: Path,
     _assert_locked_outcome(run, time.perf_counter() - start)
     if run.code != 0:
         assert b"UTC timestamps" in run.stdout, "the unsaved summary was lost\n" + run.describe()
+    else:  # exit 0 must mean saved: a "NOT saved" notice with exit 0 reads as success to a script
+        assert run.stderr == "", "exit 0 although the summary was not saved\n" + run.describe()
 
 
 @pytest.mark.slow
@@ -630,3 +632,61 @@ def test_closed_stdout_pipe_is_not_a_traceback(scratch: Path) -> None:
     proc.wait(timeout=60)
     assert "Traceback" not in err, err
     assert len(err.splitlines()) <= 1, err
+
+
+@pytest.mark.parametrize(("name", "damage"), [
+    ("01-active-context.md", "binary"), ("02-progress-log.md", "binary"), ("_xref/index.md", "binary"),
+    ("_xref/_next_id.json", "binary"), ("_xref/_next_id.json", "malformed"),
+])  # fmt: skip
+def test_gate_on_a_corrupt_bank_file_is_exit_1_and_untouched(name: str, damage: str, scratch: Path) -> None:
+    """A bank file turned to garbage (or to malformed JSON) stops the gate in one line; nothing lost."""
+    bank = scratch / "bank"
+    first = scratch / "p1.jsonl"
+    first.write_bytes(_jsonl(
+        {**ENTRY, "summary": "Added JWT auth endpoint POST /auth/login with refresh token rotation; "
+                             "breaking change for clients"},
+        {**ENTRY, "summary": "Created users table with email unique index; migration 003",
+         "files_changed": ["db/migrations/003.sql"], "from_agent": "hephaestus", "to_agent": "athena"},
+    ))
+    base = ["gate", "--date", "2026-06-20", "--bank", str(bank)]
+    assert cli(*base, "--phase", "1", str(first), cwd=scratch).code == 0
+    target = bank / name
+    assert target.is_file(), f"the bank has no {name}; update this test to the bank's layout"
+    broken = _garbage(2000) if damage == "binary" else b'{"E": '
+    target.write_bytes(broken)
+    second = scratch / "p2.jsonl"
+    second.write_bytes(_jsonl({**ENTRY, "summary": "Wired the login form to POST /api/auth/login"}))
+    run = cli(*base, "--phase", "2", str(second), cwd=scratch)
+    assert_clean_error(run, {1, 2})
+    assert target.read_bytes() == broken, "the damaged file was rewritten"
+
+
+@pytest.mark.parametrize("damage", ["replaced", "truncated"])
+def test_restore_of_a_damaged_original_is_not_silent(damage: str, scratch: Path, home: Path,
+                                                     stored_id: str) -> None:
+    """The id is the SHA-256 of the original: damaged bytes must not come back as exit 0."""
+    stored = [p for p in (home / "cache" / "originals").rglob("*") if p.is_file()]
+    assert len(stored) == 1, stored
+    stored[0].write_bytes(b"tampered\n" if damage == "replaced" else b"one\ntw")
+    run = cli("restore", stored_id, cwd=scratch)
+    assert_no_traceback(run)
+    assert run.code != 0, "restore returned bytes that do not match the id\n" + run.describe()
+    assert_clean_error(run, 1, stdout_ok=True)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", [("cache", "stats"), ("cache", "prune", "--stale")])
+def test_cache_on_a_locked_database_is_exit_1(argv: tuple[str, ...], scratch: Path, home: Path) -> None:
+    """summaries/cache.db under an EXCLUSIVE lock elsewhere: exit 1 in one line, not a hang."""
+    assert cli("cache", "stats", cwd=scratch).code == 0  # creates the cache database
+    db = home / "cache" / "summaries" / "cache.db"
+    conn = sqlite3.connect(db, isolation_level=None)
+    conn.execute("BEGIN EXCLUSIVE")
+    try:
+        start = time.perf_counter()
+        run = cli(*argv, cwd=scratch, timeout=150)
+        assert time.perf_counter() - start < 120, run.describe()
+    finally:
+        conn.execute("ROLLBACK")
+        conn.close()
+    assert_clean_error(run, 1)
