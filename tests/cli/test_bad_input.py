@@ -162,8 +162,6 @@ def test_bad_content_is_exit_2(command: str, case: str, scratch: Path) -> None:
 def test_empty_stdin_is_exit_2(command: str, scratch: Path) -> None:
     """``-`` with nothing on stdin is an empty input: exit 2."""
     argv = SHAPES[command][0]("-", scratch)
-    if command == "eval":
-        pytest.skip("eval reads dataset files only")  # its DATASETS are click.Path, not '-'
     assert_clean_error(cli(*argv, stdin=b"", cwd=scratch), 2)
 
 
