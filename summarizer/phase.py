@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import ValidationError
 
 from summarizer.errors import InputError
+from summarizer.jsonio import loads
 from summarizer.models import SubtaskSummary
 from summarizer.scoring import Band, Score, score_entry
 from summarizer.scrub import Redaction, scrub
@@ -113,14 +114,14 @@ def entries_from_text(text: str, source: str) -> list[SubtaskSummary]:
         raise InputError(f"{source} looks binary (it has NUL bytes); give a JSON or JSONL text file")
     if stripped.startswith("["):
         try:
-            values = json.loads(stripped)
+            values = loads(stripped, source=source)
         except json.JSONDecodeError as exc:
             raise InputError(
                 f"invalid JSON in {source} at line {exc.lineno} column {exc.colno}: {exc.msg}"
             ) from None
         return [entry_from_mapping(v, f"{source}[{i}]") for i, v in enumerate(values)]
     try:
-        return [entry_from_mapping(json.loads(stripped), source)]
+        return [entry_from_mapping(loads(stripped, source=source), source)]
     except json.JSONDecodeError as exc:
         # "Extra data" after a complete value means several values: JSONL, which reports the failing
         # line. Anything else is one broken document (a pretty-printed object spans many lines).
@@ -133,7 +134,7 @@ def entries_from_text(text: str, source: str) -> list[SubtaskSummary]:
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
+            value = loads(line, source=f"{source} line {number}")
         except json.JSONDecodeError as exc:
             raise InputError(
                 f"invalid JSON in {source} line {number} column {exc.colno}: {exc.msg}"

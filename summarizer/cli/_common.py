@@ -12,6 +12,7 @@ from typing import Any, ParamSpec, TypeVar
 import click
 
 from summarizer.errors import InputError, SummarizerError
+from summarizer.jsonio import loads
 
 __all__ = ["emit_json", "fail", "handle_errors", "read_json_object", "read_text"]
 
@@ -71,7 +72,7 @@ def read_text(source: str, *, what: str = "input") -> str:
 def read_json_object(text: str, *, source: str) -> dict[str, Any]:
     """Parse one JSON object, with a one-line error naming the position."""
     try:
-        value = json.loads(text)
+        value = loads(text, source=repr(source))
     except json.JSONDecodeError as exc:
         raise InputError(
             f"invalid JSON in {source!r} at line {exc.lineno} column {exc.colno}: {exc.msg}"

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from typing import TYPE_CHECKING
 
 import click
 
 from summarizer.cli._common import handle_errors
+from summarizer.errors import SummarizerError
 
 if TYPE_CHECKING:
     from summarizer_cache import CacheAdmin, NamespaceStats
@@ -99,8 +101,19 @@ def prune(mode: str | None, yes: bool) -> None:
             entries = sum(r.entries for r in removed)
             click.echo(f"removed {len(removed)} stale namespaces ({entries} entries) from {store.location}")
             return
-        if not yes:
-            click.confirm(f"Clear the whole summary cache at {store.location}?", abort=True, err=True)
+        if not yes and not _confirmed(f"Clear the whole summary cache at {store.location}?"):
+            raise SummarizerError(f"{store.location} not cleared: no confirmation; pass --yes to clear")
         click.echo(f"removed {store.clear()} entries from {store.location}")
     finally:
         store.close()
+
+
+def _confirmed(question: str) -> bool:
+    """Ask on the terminal. Without one nobody can answer, so it is a no, and nothing is printed:
+    a script that forgot --yes gets the one-line error, not a dangling question."""
+    if not sys.stdin.isatty():
+        return False
+    try:
+        return click.confirm(question, err=True)
+    except click.Abort:
+        return False

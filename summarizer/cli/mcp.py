@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import click
 
+from summarizer.cli._common import handle_errors
+from summarizer.errors import InputError
+
 __all__ = ["mcp"]
 
 
@@ -15,8 +18,15 @@ __all__ = ["mcp"]
     help="engram's memory tool selection: agent, admin, all (default) or names, comma-separated. "
     "The compression tools are always served.",
 )
+@handle_errors
 def mcp(tools: str) -> None:
     """Serve the compression and engram memory tools over MCP (stdio)."""
+    from summarizer_engram.tool_specs import TOOL_SPECS, resolve_tools
+
+    # engram keeps unknown names silently; a typo here would serve fewer tools without a word.
+    if unknown := sorted(resolve_tools(tools) - set(TOOL_SPECS)):
+        names = ", ".join(sorted(TOOL_SPECS))
+        raise InputError(f"unknown tool {unknown[0]!r} in --tools; use agent, admin, all or: {names}")
     from summarizer.mcp_server import serve
 
     serve(tools)

@@ -22,6 +22,7 @@ import click
 
 from summarizer.cli._common import emit_json, fail, handle_errors, read_text
 from summarizer.errors import InputError, StorageError, SummarizerError
+from summarizer.jsonio import loads
 from summarizer.settings import Settings
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def check_date(value: str | None) -> str:
 def _read_hook() -> dict[str, Any]:
     raw = sys.stdin.read()
     try:
-        payload = json.loads(raw)
+        payload = loads(raw, source="the --hook JSON on stdin")
     except json.JSONDecodeError as exc:
         raise InputError(f"--hook expects the hook's JSON on stdin ({exc.msg}, column {exc.colno})") from exc
     if not isinstance(payload, dict) or not isinstance(payload.get("transcript_path"), str):
@@ -145,6 +146,10 @@ def _session(transcript: str | None, project: str | None, force: bool, day: str 
         click.echo(report.document, nl=False)
     else:
         click.echo(render_report(report), nl=False)
+    if report.action == "unavailable":
+        # The summary is on stdout so nothing is lost, but it was not saved: that is a failure for
+        # scripts and hooks to see (1, never 2, which a hook would read as "block the compaction").
+        sys.exit(1)
 
 
 @click.command()

@@ -24,6 +24,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from summarizer.errors import InputError, NotFound
+from summarizer.jsonio import loads
 from summarizer.models import SubtaskSummary
 
 __all__ = [
@@ -150,7 +151,7 @@ def load_dataset(path: Path) -> Dataset:
 
 def _parse_line(path: Path, number: int, line: str) -> PhaseGateCase | SessionCase | ToolOutputCase:
     try:
-        raw: Any = json.loads(line)
+        raw: Any = loads(line, source=f"{path}:{number}")
     except json.JSONDecodeError as exc:
         raise InputError(
             f"{path}:{number}: invalid JSON at column {exc.colno}: {exc.msg}; fix that line"

@@ -71,6 +71,10 @@ def build_contenders(
     template = TemplateContender(store_dir=options.store_dir)
     contenders: list[Contender] = [template] if options.template else []
     if options.offline:
+        # Offline replays recorded answers instead of the prompt versions, but a --prompts that does
+        # not exist is still a typo the user must hear about, not something to skip silently.
+        for spec in options.prompts:
+            materialise_prompts(spec, stack, repo=repo)
         folder = options.recorded_dir
         if folder is not None and folder.is_dir():
             contenders += [load_recorded(p) for p in sorted(folder.glob("*.jsonl"))]

@@ -122,8 +122,19 @@ class OriginalStore:
         raise InputError(f"restore id {restore_id!r} is ambiguous; give more of its hex digits")
 
     def iter_bytes(self, restore_id: str, lines: tuple[int, int | None] | None = None) -> Iterator[bytes]:
-        """Yield the original's bytes, whole or only lines ``start..end`` (1-based, inclusive)."""
-        with self.path(restore_id).open("rb") as handle:
+        """Yield the original's bytes, whole or only lines ``start..end`` (1-based, inclusive).
+
+        The id is the sha256 of the content, so the file is checked against it first: a damaged or
+        truncated original is a :class:`StorageError`, never silently returned as if intact.
+        """
+        path = self.path(restore_id)
+        with path.open("rb") as handle:
+            if hashlib.file_digest(handle, "sha256").hexdigest() != path.name:
+                raise StorageError(
+                    f"stored original {path.name[:12]!r} is damaged (its bytes no longer match its id); "
+                    "run `summarizer output` on the source again"
+                )
+            handle.seek(0)
             if lines is None:
                 while block := handle.read(_BLOCK):
                     yield block

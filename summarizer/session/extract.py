@@ -34,7 +34,7 @@ _FAILURE = re.compile(
 )
 _DECISION = re.compile(
     r"\b(?:decided|decide to|chose|choose to|going with|go with|let'?s use|let us use|we'?ll use"
-    r"|settled on|opted (?:for|to)|we rejected|ruled out)\b",
+    r"|settled on|opted (?:for|to)|we rejected|ruled out|decision(?=\s*:))\b",
     re.IGNORECASE,
 )
 _DISCOVERY = re.compile(

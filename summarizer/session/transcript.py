@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from summarizer.errors import InputError
+from summarizer.jsonio import loads
 
 __all__ = [
     "Event",
@@ -186,7 +187,7 @@ def _records(text: str, source: str) -> Iterable[tuple[int, Mapping[str, Any]]]:
     stripped = text.lstrip()
     if stripped.startswith("["):
         try:
-            whole = json.loads(text)
+            whole = loads(text, source=repr(source))
         except json.JSONDecodeError as exc:
             raise InputError(
                 f"invalid JSON in {source!r} at line {exc.lineno} column {exc.colno}: {exc.msg}"
@@ -200,7 +201,7 @@ def _records(text: str, source: str) -> Iterable[tuple[int, Mapping[str, Any]]]:
         if not raw.strip():
             continue
         try:
-            value = json.loads(raw)
+            value = loads(raw, source=f"{source!r} line {number}")
         except json.JSONDecodeError as exc:
             raise InputError(
                 f"{source!r} line {number} is not valid JSON (column {exc.colno}: {exc.msg}); "
@@ -299,7 +300,7 @@ def _tool_call(line: int, data: Mapping[str, Any]) -> Event:
     if isinstance(raw, str):  # OpenAI encodes arguments as a JSON string; Codex custom tools send text
         try:
             raw = json.loads(raw)
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
             raw = {"input": raw}
     tool_input = raw if isinstance(raw, dict) else {}
     call_id = _str(data.get("id") or data.get("call_id") or data.get("tool_call_id"))

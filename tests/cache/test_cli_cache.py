@@ -63,14 +63,12 @@ def test_prune_stale_keeps_current_entries(populated: Path) -> None:
     assert [r["stale"] for r in rows] == [False]
 
 
-def test_prune_all_asks_first(populated: Path) -> None:
-    """--all without --yes asks; 'n' aborts with nothing removed, 'y' clears."""
-    refused = CliRunner().invoke(main, ["cache", "prune", "--all"], input="n\n")
+def test_prune_all_without_a_terminal_refuses_and_removes_nothing(populated: Path) -> None:
+    """--all without --yes needs a person at a terminal; a script gets one line, exit 1, nothing removed."""
+    refused = CliRunner().invoke(main, ["cache", "prune", "--all"], input="y\n")
     assert refused.exit_code == 1
+    assert "pass --yes" in refused.stderr and "?" not in refused.stderr
     assert len(json.loads(CliRunner().invoke(main, ["cache", "stats", "--json"]).output)["namespaces"]) == 2
-    accepted = CliRunner().invoke(main, ["cache", "prune", "--all"], input="y\n")
-    assert accepted.exit_code == 0 and "removed 2 entries" in accepted.output
-    assert json.loads(CliRunner().invoke(main, ["cache", "stats", "--json"]).output)["namespaces"] == []
 
 
 def test_prune_all_with_yes_does_not_ask(populated: Path) -> None:

@@ -106,12 +106,12 @@ def test_a_hook_never_exits_2(runner: CliRunner) -> None:
 def test_engram_unavailable_prints_the_summary_on_stdout_and_says_so(
     runner: CliRunner, fixture_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """An unusable database: exit 0, the notice on stderr, the document on stdout."""
+    """An unusable database: exit 1, the notice on stderr, the document on stdout (nothing lost)."""
     blocked = tmp_path / "not-a-dir"
     blocked.write_text("a file where the engram directory should be")
     monkeypatch.setenv("ENGRAM_DATA_DIR", str(blocked))
     result = runner.invoke(main, ["session", str(fixture_dir / "claude_code.jsonl"), "--date", DAY])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output
     assert "engram unavailable" in result.stderr and "NOT saved" in result.stderr
     assert result.stdout.startswith(f"## Session Compression — {DAY}\n")
 
@@ -126,7 +126,7 @@ def test_recover_with_nothing_saved_is_a_one_line_error(runner: CliRunner) -> No
 def test_an_unreachable_engram_server_prints_the_summary(
     runner: CliRunner, fixture_dir: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """With SUMMARIZER_ENGRAM_URL set and `engram serve` down, the summary goes to stdout, exit 0."""
+    """With SUMMARIZER_ENGRAM_URL set and `engram serve` down, the summary goes to stdout, exit 1."""
     import httpx
     import respx
 
@@ -135,7 +135,7 @@ def test_an_unreachable_engram_server_prints_the_summary(
         mock.route(host="127.0.0.1").mock(side_effect=httpx.ConnectError("Connection refused"))
         result = runner.invoke(main, ["session", str(fixture_dir / "claude_code.jsonl"), "--date", DAY])
         recovered = runner.invoke(main, ["recover", "--project", "shopapi"])
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == 1, result.output
     assert "engram unavailable" in result.stderr and "unreachable" in result.stderr
     assert result.stdout.startswith(f"## Session Compression — {DAY}\n")
     assert recovered.exit_code == 1 and "unreachable" in recovered.stderr
