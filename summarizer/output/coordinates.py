@@ -204,30 +204,10 @@ _PLAIN = LineClass(PLAIN)
 
 
 _WORD = re.compile(r"[A-Za-z]+")
+# Every error and warning word is a level word too (single letters only count in logcat's column).
 _UPPER_LEVELS = frozenset(
-    [
-        "TRACE",
-        "DEBUG",
-        "INFO",
-        "NOTICE",
-        "WARN",
-        "WARNING",
-        "ERROR",
-        "ERR",
-        "FATAL",
-        "FAILURE",
-        "CRITICAL",
-        "CRIT",
-        "SEVERE",
-        "ALERT",
-        "EMERG",
-        "PANIC",
-        "VERBOSE",
-        "FINE",
-        "FINER",
-        "FINEST",
-        "CONFIG",
-    ]
+    {word for word in _ERROR_LEVELS | _WARN_LEVELS if len(word) > 1}
+    | {"TRACE", "DEBUG", "INFO", "NOTICE", "VERBOSE", "FINE", "FINER", "FINEST", "CONFIG"}
 )
 _BRACKET_LEVELS = frozenset(
     [
