@@ -74,19 +74,8 @@ def timed_raw_inserts(
     conn.execute("PRAGMA synchronous = NORMAL")
     start = time.perf_counter()
     for i in range(count):
-        body = text(rng, words, weights, 60)
+        row = random_row(rng, words, weights, i)
         conn.execute("BEGIN IMMEDIATE")
-        row = (
-            f"bench-{i % 200}",
-            rng.choice(TYPES),
-            text(rng, words, weights, 6),
-            body,
-            None,
-            rng.choice(PROJECTS),
-            "project",
-            None,
-            hash_normalized(body),
-        )
         conn.execute(q.INSERT_OBSERVATION, row)
         conn.execute("COMMIT")
     rate = count / (time.perf_counter() - start)
@@ -94,26 +83,18 @@ def timed_raw_inserts(
     return rate
 
 
+def random_row(rng: random.Random, words: Words, weights: list[float], i: int) -> tuple[object, ...]:
+    """One observation row for ``INSERT_OBSERVATION``, with a 60-word body."""
+    body = text(rng, words, weights, 60)
+    return (f"bench-{i % 200}", rng.choice(TYPES), text(rng, words, weights, 6), body, None,
+            rng.choice(PROJECTS), "project", None, hash_normalized(body))
+
+
 def bulk_fill(path: Path, rng: random.Random, words: list[str], weights: list[float], count: int) -> None:
     """Load ``count`` rows in one transaction (triggers fire, so the FTS index is complete)."""
     conn = sqlite3.connect(path, isolation_level=None)
     conn.execute("BEGIN IMMEDIATE")
-    rows = []
-    for i in range(count):
-        body = text(rng, words, weights, 60)
-        rows.append(
-            (
-                f"bench-{i % 200}",
-                rng.choice(TYPES),
-                text(rng, words, weights, 6),
-                body,
-                None,
-                rng.choice(PROJECTS),
-                "project",
-                None,
-                hash_normalized(body),
-            )
-        )
+    rows = [random_row(rng, words, weights, i) for i in range(count)]
     conn.executemany(q.INSERT_OBSERVATION, rows)
     conn.execute("COMMIT")
     conn.close()
