@@ -16,7 +16,7 @@ from typing import Any
 
 from summarizer.errors import InputError
 
-__all__ = ["loads"]
+__all__ = ["loads", "pretty"]
 
 # A \uD800-\uDFFF escape may be half of a valid pair; only then is the (costlier) check needed.
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -41,3 +41,8 @@ def loads(text: str, *, source: str) -> Any:
                 f"{source} holds a lone UTF-16 surrogate escape (not valid Unicode); fix the producer"
             ) from None
     return value
+
+
+def pretty(value: Any) -> str:
+    """How the CLI prints JSON: indented, UTF-8 as is, anything unknown as its ``str``."""
+    return json.dumps(value, ensure_ascii=False, indent=2, default=str)

@@ -19,18 +19,19 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
-from pydantic import ValidationError
-
+from summarizer.entry_rules import EntryLike, flag_mapping
 from summarizer.errors import InputError
 from summarizer.jsonio import loads
-from summarizer.models import SubtaskSummary
 from summarizer.scoring import Band, Score, score_entry
 from summarizer.scrub import Redaction, scrub
 
-if TYPE_CHECKING:  # imported where used: `summarizer score` needs none of them (cold start)
+if TYPE_CHECKING:  # imported where used: the cold path of `summarizer score` needs none of them
+    from pydantic import ValidationError
+
     from summarizer.budget import BatchPlan, Mode
+    from summarizer.models import SubtaskSummary
 
 __all__ = [
     "BatchResult",
@@ -57,6 +58,8 @@ _SCRUBBED_FIELDS = ("summary", "title", "tests", "coverage", "verdict", "blocker
 
 
 def _allowed_keys() -> list[str]:
+    from summarizer.models import SubtaskSummary
+
     return [name for name in SubtaskSummary.model_fields if name != "status_note"] + list(_ALIASES)
 
 
@@ -81,6 +84,10 @@ def entry_from_mapping(data: Mapping[str, Any], source: str = "entry") -> Subtas
     """Validate one ``subtask_summary`` mapping; errors are one :class:`InputError` line naming the field."""
     if not isinstance(data, Mapping):
         raise InputError(f"{source} must be a JSON object, not {type(data).__name__}")
+    from pydantic import ValidationError
+
+    from summarizer.models import SubtaskSummary
+
     try:
         return SubtaskSummary.model_validate(dict(data))
     except ValidationError as exc:
@@ -97,11 +104,9 @@ def entry_from_flags(
     phase: str | None = None,
 ) -> SubtaskSummary:
     """Build an entry from CLI flags (``--text --files a,b --status S --from A --to B --phase P``)."""
-    data: dict[str, Any] = {"summary": text}
-    for key, value in (("files_changed", files), ("status", status), ("from_agent", from_agent),
-                       ("to_agent", to_agent), ("phase", phase)):  # fmt: skip
-        if value is not None:
-            data[key] = value
+    data = flag_mapping(
+        text, files=files, status=status, from_agent=from_agent, to_agent=to_agent, phase=phase
+    )
     return entry_from_mapping(data, "--text entry")
 
 
@@ -146,7 +151,14 @@ def entries_from_text(text: str, source: str) -> list[SubtaskSummary]:
 # ---- scrub, score, render ----------------------------------------------------------------------
 
 
-def scrub_entry(entry: SubtaskSummary) -> tuple[SubtaskSummary, tuple[Redaction, ...]]:
+class _Replaceable(EntryLike, Protocol):
+    def replaced(self: E, **update: Any) -> E: ...
+
+
+E = TypeVar("E", bound=_Replaceable)
+
+
+def scrub_entry(entry: E) -> tuple[E, tuple[Redaction, ...]]:
     """Scrub every free-text field and file path of ``entry``; return the clean entry and what was removed."""
     found: list[Redaction] = []
     update: dict[str, Any] = {}
@@ -164,14 +176,14 @@ def scrub_entry(entry: SubtaskSummary) -> tuple[SubtaskSummary, tuple[Redaction,
         found.extend(redactions)
     if tuple(files) != entry.files_changed:
         update["files_changed"] = tuple(files)
-    return (entry.model_copy(update=update) if update else entry), tuple(found)
+    return (entry.replaced(**update) if update else entry), tuple(found)
 
 
 def _redaction_summary(redactions: Sequence[Redaction]) -> dict[str, Any]:
     return {"count": len(redactions), "types": sorted({r.kind for r in redactions})}
 
 
-def score_one(entry: SubtaskSummary, to: str | Iterable[str] | None = None) -> Score:
+def score_one(entry: _Replaceable, to: str | Iterable[str] | None = None) -> Score:
     """Scrub, then score ``entry`` (``to`` overrides its next agents)."""
     clean, _ = scrub_entry(entry)
     return score_entry(clean, to)

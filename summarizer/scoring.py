@@ -29,8 +29,8 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Literal
 
+from summarizer.entry_rules import EntryLike
 from summarizer.keywords import Concept, find_concepts
-from summarizer.models import SubtaskSummary
 
 __all__ = [
     "AGENTS",
@@ -148,7 +148,7 @@ def file_novelty(n_files: int, keyword_novelty: float) -> float:
     return keyword_novelty
 
 
-def blockers_score(entry: SubtaskSummary) -> float:
+def blockers_score(entry: EntryLike) -> float:
     """1.0 if the entry unblocked others, 0.6 if it was blocked and is now complete, else 0.0."""
     text = _scanned_text(entry)
     # A substring test first: almost no entry mentions blocking, and the regexes cost more.
@@ -288,13 +288,14 @@ def _rounded_and_band(dims: Dimensions) -> tuple[float, Band]:
     return cached
 
 
-def _scanned_text(entry: SubtaskSummary) -> str:
+def _scanned_text(entry: EntryLike) -> str:
     return f"{entry.summary}\n{entry.title}" if entry.title else entry.summary
 
 
-def score_entry(entry: SubtaskSummary, to: str | Iterable[str] | None = None) -> Score:
+def score_entry(entry: EntryLike, to: str | Iterable[str] | None = None) -> Score:
     """Score one entry; ``to`` overrides the entry's ``to_agent`` (one agent or several).
 
+    >>> from summarizer.models import SubtaskSummary
     >>> e = SubtaskSummary(summary="Added JWT auth endpoint with refresh token rotation",
     ...                    files_changed=("a.py", "b.py"), from_agent="hermes", to_agent="aphrodite")
     >>> s = score_entry(e); (s.score, s.priority)

@@ -12,7 +12,7 @@ from typing import Any, ParamSpec, TypeVar
 import click
 
 from summarizer.errors import InputError, SummarizerError
-from summarizer.jsonio import loads
+from summarizer.jsonio import loads, pretty
 
 __all__ = ["emit_json", "fail", "handle_errors", "read_json_object", "read_text"]
 
@@ -84,4 +84,4 @@ def read_json_object(text: str, *, source: str) -> dict[str, Any]:
 
 def emit_json(value: Any) -> None:
     """Print ``value`` as JSON on stdout."""
-    click.echo(json.dumps(value, ensure_ascii=False, indent=2, default=str))
+    click.echo(pretty(value))

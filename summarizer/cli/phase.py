@@ -109,25 +109,6 @@ def _load_entry(
     return entry_from_mapping({**data, **overrides}, source)
 
 
-def _print_score(result: Any, from_agent: str | None) -> None:
-    from summarizer.scoring import WEIGHTS
-
-    click.echo(f"score {result.score:.2f}  {result.priority}" + (" ⚠️" if result.warning else ""))
-    notes = {
-        "novelty": f"files: {result.files}",
-        "downstream": f"{from_agent or 'unknown'} -> {', '.join(result.to_agents) or 'unknown'}",
-    }
-    for name, value in result.dimensions.as_dict().items():
-        weight = WEIGHTS[name]
-        note = f"   ({notes[name]})" if name in notes else ""
-        click.echo(f"  {name:<11} {value:.2f} x {float(weight):.2f} = {value * float(weight):.3f}{note}")
-    click.echo(f"  keywords    {', '.join(result.keywords) or '(none)'}")
-    if result.band != result.priority:
-        click.echo(f"  band        {result.band} (raised to {result.priority})")
-    for flag in result.flags:
-        click.echo(f"flag: {flag}")
-
-
 @click.command(cls=_OneLineUsage)
 @_entry_options
 @handle_errors
@@ -149,7 +130,10 @@ def score(
     if as_json:
         emit_json(result.as_dict())
     else:
-        _print_score(result, item.from_agent)
+        from summarizer.launcher import score_report
+
+        for line in score_report(result, item.from_agent):
+            click.echo(line)
 
 
 @click.command(cls=_OneLineUsage)

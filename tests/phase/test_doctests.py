@@ -9,7 +9,7 @@ import pytest
 
 MODULES = [
     "summarizer.keywords", "summarizer.scoring", "summarizer.facts", "summarizer.budget",
-    "summarizer.masks", "summarizer.templates", "summarizer.models",
+    "summarizer.masks", "summarizer.templates", "summarizer.entry_rules",
 ]  # fmt: skip
 
 

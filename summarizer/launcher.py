@@ -1,0 +1,202 @@
+"""The ``summarizer`` console entry point, with a cold path for ``summarizer score``.
+
+Agents call ``summarizer score`` once per entry, so its start-up time is a measured goal (at most
+ten times ``python -c pass``, ``evals/bench_score.py``). click and pydantic alone cost more than
+that, so a plain ``score`` call (flags or one JSON object, no help, no error) is answered here with
+the standard library and the pure scoring modules: :func:`summarizer.entry_rules.light_entry` reads
+the entry, :func:`summarizer.phase.score_one` scores it, and :func:`score_report` prints it, the
+same functions the click command uses.
+
+The cold path never decides anything the click command would decide differently: whenever it is
+unsure (an unknown option, ``--help``, a missing file, invalid JSON, a value only pydantic can
+judge) it steps aside *before printing anything*, and the click command runs as if it had not been
+there, including reading stdin again. Every error message therefore comes from one place.
+``tests/phase/test_launcher.py`` runs both paths on the same inputs and compares their output.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from summarizer.scoring import Score
+
+__all__ = ["main", "score_report", "try_cold_score"]
+
+_VALUE_OPTIONS = {"--text": "text", "--files": "files", "--status": "status", "--from": "from_agent",
+                  "--to": "to_agent", "--phase": "phase"}  # fmt: skip
+
+
+def score_report(result: Score, from_agent: str | None) -> list[str]:
+    """The human-readable breakdown that ``summarizer score`` prints: dimensions, keywords, band."""
+    from summarizer.scoring import WEIGHTS
+
+    lines = [f"score {result.score:.2f}  {result.priority}" + (" ⚠️" if result.warning else "")]
+    notes = {
+        "novelty": f"files: {result.files}",
+        "downstream": f"{from_agent or 'unknown'} -> {', '.join(result.to_agents) or 'unknown'}",
+    }
+    for name, value in result.dimensions.as_dict().items():
+        weight = float(WEIGHTS[name])
+        note = f"   ({notes[name]})" if name in notes else ""
+        lines.append(f"  {name:<11} {value:.2f} x {weight:.2f} = {value * weight:.3f}{note}")
+    lines.append(f"  keywords    {', '.join(result.keywords) or '(none)'}")
+    if result.band != result.priority:
+        lines.append(f"  band        {result.band} (raised to {result.priority})")
+    lines.extend(f"flag: {flag}" for flag in result.flags)
+    return lines
+
+
+@dataclass
+class _Call:
+    entry: str | None = None
+    as_json: bool = False
+    text: str | None = None
+    files: str | None = None
+    status: str | None = None
+    from_agent: str | None = None
+    to_agent: str | None = None
+    phase: str | None = None
+
+
+def _parse(args: Sequence[str]) -> _Call | None:
+    # click's own parser is the import this path avoids. This one accepts only unambiguous forms
+    # (each option once, values not starting with "-") and returns None for the rest, which click
+    # then parses, so it needs none of click's error handling.
+    call = _Call()
+    seen: set[str] = set()
+    rest = list(args)
+    positional_only = False
+    while rest:
+        token = rest.pop(0)
+        if positional_only or token == "-" or not token.startswith("-"):
+            if call.entry is not None:
+                return None
+            call.entry = token
+            continue
+        if token == "--":
+            positional_only = True
+            continue
+        name, has_value, value = token.partition("=")
+        if name in seen:
+            return None
+        seen.add(name)
+        if name == "--json" and not has_value:
+            call.as_json = True
+        elif name in _VALUE_OPTIONS:
+            if not has_value:
+                if not rest or rest[0].startswith("-"):
+                    return None
+                value = rest.pop(0)
+            setattr(call, _VALUE_OPTIONS[name], value)
+        else:
+            return None
+    return call
+
+
+def _entry_data(call: _Call, stdin_data: bytes | None) -> dict[str, Any] | None:
+    from summarizer.entry_rules import flag_mapping
+
+    if call.entry is None:
+        if call.text is None or not call.text.strip():
+            return None
+        return flag_mapping(call.text, files=call.files, status=call.status, from_agent=call.from_agent,
+                            to_agent=call.to_agent, phase=call.phase)  # fmt: skip
+    if call.text is not None or any(v is not None for v in (call.files, call.status, call.from_agent,
+                                                             call.to_agent, call.phase)):  # fmt: skip
+        return None  # overriding a file's fields goes through the model
+    if stdin_data is not None:
+        raw = stdin_data
+    elif os.path.isfile(call.entry):  # a regular file: reading it here does not consume it
+        with open(call.entry, "rb") as handle:
+            raw = handle.read()
+    else:
+        return None
+    return _one_object(raw)
+
+
+def _one_object(raw: bytes) -> dict[str, Any] | None:
+    import json
+
+    from summarizer.errors import InputError
+    from summarizer.jsonio import loads
+
+    try:
+        text = raw.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return None
+    if not text.startswith("{") or "\x00" in text:
+        return None
+    try:
+        value = loads(text, source="entry")
+    except (json.JSONDecodeError, InputError):
+        return None
+    return value if type(value) is dict else None
+
+
+def try_cold_score(args: Sequence[str], read_stdin: Callable[[], bytes]) -> str | None:
+    """What ``summarizer score ARGS`` prints, or ``None`` when the click command must answer.
+
+    ``read_stdin`` is called only for ``ENTRY`` ``-`` on an otherwise acceptable command line.
+    """
+    from summarizer.entry_rules import light_entry
+    from summarizer.jsonio import pretty
+    from summarizer.phase import score_one
+
+    call = _parse(args)
+    if call is None or any(not _encodable(arg) for arg in args):
+        return None
+    data = _entry_data(call, read_stdin() if call.entry == "-" else None)
+    entry = light_entry(data) if data is not None else None
+    if entry is None:
+        return None
+    result = score_one(entry)
+    text = pretty(result.as_dict()) if call.as_json else "\n".join(score_report(result, entry.from_agent))
+    # click.echo strips ANSI escapes when stdout is not a terminal; leave such text to click.
+    return None if "\x1b" in text else text + "\n"
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # undecodable argv bytes arrive as lone surrogates
+        return False
+    return True
+
+
+def _cold_path(args: list[str]) -> bool:
+    """Answer ``summarizer score`` here if possible; True when done."""
+    if not args or args[0] != "score" or (sys.stdout.encoding or "").lower().replace("-", "") != "utf8":
+        return False
+    consumed: list[bytes] = []
+
+    def read_stdin() -> bytes:
+        consumed.append(sys.stdin.buffer.read())
+        return consumed[0]
+
+    output = try_cold_score(args[1:], read_stdin)
+    if output is None:
+        if consumed:  # the click command reads stdin again
+            sys.stdin = io.TextIOWrapper(io.BytesIO(consumed[0]), encoding=sys.stdin.encoding)
+        return False
+    try:
+        sys.stdout.write(output)
+        sys.stdout.flush()
+    except OSError as exc:
+        sys.stderr.write(f"summarizer: {exc.strerror or exc} (I/O); check the path and permissions\n")
+        sys.exit(1)
+    return True
+
+
+def main() -> None:
+    """The ``summarizer`` command."""
+    if _cold_path(sys.argv[1:]):
+        return
+    from summarizer.cli import main as cli
+
+    cli()
