@@ -8,8 +8,9 @@ Two figures, each next to a baseline measured in the same run (the machine is sh
    ``str.lower()`` over the same summaries, to show the machine's speed at the time.
 2. The median wall time of ``summarizer score --text ... --json`` (the installed console script,
    one entry) against ``python -c pass`` (goal: at most 10x), run alternately so that both see
-   the same load. ``python -c "import click, pydantic; pydantic.BaseModel"``-style floors are
-   printed too, to show what the dependencies alone cost.
+   the same load. A plain call takes the cold path of :mod:`summarizer.launcher`; the same call
+   through the click command (``summarizer.cli:main``) is printed next to it, and so is the
+   floor of ``import click`` plus one pydantic model: what the dependencies alone cost.
 
     .venv/bin/python evals/bench_score.py              # 100,000 entries, 21 cold starts each
     .venv/bin/python evals/bench_score.py --n 20000 --runs 9
@@ -18,6 +19,7 @@ Two figures, each next to a baseline measured in the same run (the machine is sh
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import resource
@@ -86,26 +88,38 @@ def bench_throughput(n: int) -> None:
     print("  goal: score_entry >= 20,000 entries/s on one core")
 
 
-def _run(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
+def _run(cmd: list[str], env: dict[str, str], stdin: bytes | None = None) -> tuple[float, float]:
     """Wall time and the child's CPU time (user + system), which load on the machine barely changes."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, input=stdin)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+ENTRY = {
+    "summary": "Added JWT auth endpoint with refresh token rotation",
+    "files_changed": ["backend/routers/auth.py", "backend/services/auth_service.py"],
+    "from_agent": "hermes", "to_agent": "aphrodite", "status": "complete", "phase": "1",
+}  # fmt: skip
 
 
 def bench_cold_start(runs: int) -> None:
     """Median wall time of `summarizer score` on one entry vs `python -c pass`, interleaved."""
     exe = Path(sys.executable).with_name("summarizer")
     env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    flags = [
+        "score", "--text", "Added JWT auth endpoint with refresh token rotation",
+        "--files", "backend/routers/auth.py,backend/services/auth_service.py",
+        "--from", "hermes", "--to", "aphrodite", "--json",
+    ]
     commands = {
         "python -c pass": [sys.executable, "-c", "pass"],
-        "summarizer score": [
-            str(exe), "score", "--text", "Added JWT auth endpoint with refresh token rotation",
-            "--files", "backend/routers/auth.py,backend/services/auth_service.py",
-            "--from", "hermes", "--to", "aphrodite", "--json",
+        "summarizer score": [str(exe), *flags],
+        "summarizer score - (JSON on stdin)": [str(exe), "score", "-", "--json"],
+        "click path (summarizer.cli:main)": [
+            sys.executable, "-c", "from summarizer.cli import main; main()", *flags
         ],
         "floor: import click + pydantic model": [
             sys.executable, "-c",
@@ -119,11 +133,12 @@ def bench_cold_start(runs: int) -> None:
     }  # fmt: skip
     walls: dict[str, list[float]] = {name: [] for name in commands}
     cpus: dict[str, list[float]] = {name: [] for name in commands}
-    for cmd in commands.values():  # warm the OS file cache once
-        _run(cmd, env)
+    stdin = {"summarizer score - (JSON on stdin)": json.dumps(ENTRY).encode()}
+    for name, cmd in commands.items():  # warm the OS file cache once
+        _run(cmd, env, stdin.get(name))
     for _ in range(runs):
         for name, cmd in commands.items():
-            wall, cpu = _run(cmd, env)
+            wall, cpu = _run(cmd, env, stdin.get(name))
             walls[name].append(wall)
             cpus[name].append(cpu)
     base_wall = statistics.median(walls["python -c pass"])
