@@ -5,15 +5,20 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
 import click
 
 from summarizer.cli._common import emit_json, handle_errors
-from summarizer.errors import InputError
+from summarizer.errors import InputError, StorageError
 from summarizer.settings import Settings
 
+if TYPE_CHECKING:
+    from summarizer.output import OriginalNotStored
+
 __all__ = ["output", "restore"]
+
+_BLOCK = 1 << 20
 
 
 def _open(source: str) -> BinaryIO:
@@ -53,15 +58,18 @@ def _open(source: str) -> BinaryIO:
 @handle_errors
 def output(source: str, target: int | None, exit_code: int | None, as_json: bool, floor: int) -> None:
     """Compress tool output (FILE or stdin) keeping every failure coordinate; the original is stored."""
-    from summarizer.output import OriginalStore, OutputOptions, compress
+    from summarizer.output import OriginalNotStored, OriginalStore, OutputOptions, compress
 
     settings = Settings.load(os.environ)
     store = OriginalStore(settings.store_dir)
     stream = _open(source)
     try:
-        result = compress(
-            stream, store, OutputOptions(target_tokens=target, floor_tokens=floor, exit_code=exit_code)
-        )
+        try:
+            result = compress(
+                stream, store, OutputOptions(target_tokens=target, floor_tokens=floor, exit_code=exit_code)
+            )
+        except OriginalNotStored as failure:
+            _hand_back(failure, stream, as_json=as_json)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
@@ -78,6 +86,35 @@ def output(source: str, target: int | None, exit_code: int | None, as_json: bool
         out.flush()
         return
     click.echo(result.text, nl=False)
+
+
+def _hand_back(failure: OriginalNotStored, stream: BinaryIO, *, as_json: bool) -> NoReturn:
+    """Print the whole input unchanged (what was read, then the rest), then fail with exit 1.
+
+    Without a stored original a compressed rendering would lose the cut lines for good, so the
+    input goes through as it came. With ``--json`` too: stdout is the one channel sure to reach
+    the caller (the disk just failed), and exit 1 with the stderr line tells it this is not JSON.
+    """
+    out = sys.stdout.buffer
+    with failure.read_so_far as read_so_far:
+        for block in read_so_far:
+            out.write(block)
+    # The stream is positioned just past what the store took; copy the rest without reading it
+    # into memory.
+    while block := stream.read(_BLOCK):
+        out.write(block)
+    out.flush()
+    printed = "printed the input unchanged" + (" instead of JSON" if as_json else "")
+    if read_so_far.missing is not None:
+        start, count = read_so_far.missing
+        printed += (
+            f" except bytes {start + 1:,}-{start + count:,}, which could not be read back "
+            f"({read_so_far.missing_reason}); re-run the command to get them"
+        )
+    raise StorageError(
+        f"could not store the original ({failure.reason}); {printed}; "
+        "set SUMMARIZER_CACHE_DIR to a writable directory with free space"
+    ) from failure
 
 
 @click.command()

@@ -80,7 +80,11 @@ def resolve_target(original_tokens: int, options: OutputOptions) -> int | None:
 
 
 def compress(stream: BinaryIO, store: OriginalStore, options: OutputOptions | None = None) -> OutputResult:
-    """Compress one tool output read from ``stream``; the original is kept in ``store``."""
+    """Compress one tool output read from ``stream``; the original is kept in ``store``.
+
+    Raises :class:`~summarizer.output.originals.OriginalNotStored` when the store cannot be
+    written; it carries the bytes already read, and ``stream`` is left just past them.
+    """
     options = options or OutputOptions()
     writer = store.writer()
     engine = Engine()

@@ -5,64 +5,175 @@ never ``/tmp``), named by the SHA-256 of its bytes. The writer streams: it hashe
 a temporary file in the same directory and renames it to its id at the end, so a crash never
 leaves a half-written original under a valid id, and identical outputs are stored once.
 ``restore`` prints it back byte-identical, whole or by 1-based inclusive line range.
+
+When the store cannot be written (the directory is unusable, the disk fills up part-way), the
+writer raises :class:`OriginalNotStored`, which still holds every byte already read from the
+input (:class:`ReadSoFar`), so the caller can hand the input back instead of losing it. The
+partial file doubles as that spool: a second copy in the system temp dir would double the I/O on
+every run and, on a single-filesystem machine, fill up at the same moment as the store.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
+import io
 import os
 import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from types import TracebackType
 from typing import BinaryIO
 
 from summarizer.errors import InputError, NotFound, StorageError
 
-__all__ = ["OriginalStore", "OriginalWriter", "parse_range"]
+__all__ = ["OriginalNotStored", "OriginalStore", "OriginalWriter", "ReadSoFar", "parse_range"]
 
 _ID = re.compile(r"^[0-9a-f]{8,64}$")
 _BLOCK = 1 << 20
 
 
+class ReadSoFar:
+    """The input bytes the store took before it failed, readable once, in order.
+
+    They are the first :attr:`size` bytes of the partial file, read back through its still-open
+    descriptor (the file itself is already unlinked, so nothing half-written stays in the store),
+    followed by the part of the failing write the disk did not take. If reading back fails too,
+    iteration still yields the tail, and :attr:`missing` says which bytes could not be recovered.
+    """
+
+    def __init__(self, file: io.FileIO | None = None, size: int = 0, tail: bytes = b"") -> None:
+        self._file = file
+        self.size = size
+        self._tail = tail
+        self.missing: tuple[int, int] | None = None  # (first byte offset, byte count) not recovered
+        self.missing_reason = ""
+
+    def __iter__(self) -> Iterator[bytes]:
+        offset = 0
+        try:
+            if self._file is not None:
+                fd = self._file.fileno()
+                while offset < self.size:
+                    block = os.pread(fd, min(_BLOCK, self.size - offset), offset)
+                    if not block:
+                        raise OSError(errno.EIO, "the partial file is shorter than what was written")
+                    yield block
+                    offset += len(block)
+        except OSError as exc:
+            self.missing = (offset, self.size - offset)
+            self.missing_reason = exc.strerror or str(exc)
+        finally:
+            self.close()
+        if self._tail:
+            yield self._tail
+
+    def close(self) -> None:
+        """Release the partial file (its disk space is freed here)."""
+        if self._file is not None:
+            self._file.close()
+
+    def __enter__(self) -> ReadSoFar:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # Callers that only report the error (the MCP tool holds its input in memory) never read
+        # this; closing here frees the unlinked file's space without a ResourceWarning.
+        self.close()
+
+
+class OriginalNotStored(StorageError):
+    """The original could not be stored; :attr:`read_so_far` still holds what was read of the input.
+
+    Raised when the store directory cannot be used (nothing read yet) or when a write fails
+    part-way (disk full, I/O error). The input past :attr:`read_so_far` is still unread in the
+    caller's stream.
+    """
+
+    def __init__(self, reason: str, read_so_far: ReadSoFar | None = None) -> None:
+        super().__init__(
+            f"could not store the original ({reason}); set SUMMARIZER_CACHE_DIR to a writable "
+            "directory with free space"
+        )
+        self.reason = reason
+        self.read_so_far = read_so_far if read_so_far is not None else ReadSoFar()
+
+
 class OriginalWriter:
-    """Streams one original into the store; :meth:`commit` returns its id."""
+    """Streams one original into the store; :meth:`commit` returns its id.
+
+    Writes are unbuffered so that, when one fails, :attr:`size` is exactly what the partial file
+    holds and the rest of the failing block is still in hand (a buffered writer loses count of
+    which bytes reached the disk).
+    """
 
     def __init__(self, directory: Path) -> None:
         try:
             directory.mkdir(parents=True, exist_ok=True)
             fd, name = tempfile.mkstemp(prefix=".incoming-", dir=directory)
         except OSError as exc:
-            raise StorageError(
-                f"cannot write originals to {str(directory)!r}: {exc}; check the cache dir"
-            ) from exc
+            raise OriginalNotStored(f"cannot write to {str(directory)!r}: {exc.strerror or exc}") from exc
         self._dir = directory
         self._tmp = Path(name)
-        self._file = os.fdopen(fd, "wb")
+        self._file = os.fdopen(fd, "r+b", buffering=0)
         self._hash = hashlib.sha256()
+        self._failed = False
         self.size = 0
 
     def write(self, data: bytes) -> None:
-        """Append bytes (hashing them as they go)."""
+        """Append bytes (hashing them as they go); :class:`OriginalNotStored` if the disk refuses."""
+        view = memoryview(data)
+        done = 0
+        try:
+            while done < len(view):
+                written = self._write_some(view[done:])
+                if not written:
+                    raise OSError(errno.EIO, "the store accepted no bytes")
+                done += written
+        except OSError as exc:
+            raise self._fail(exc, tail=bytes(view[done:]), written=done) from exc
         self._hash.update(data)
-        self._file.write(data)
         self.size += len(data)
 
+    def _write_some(self, data: memoryview) -> int:
+        """One write(2): the kernel may take only part of ``data`` (a disk about to fill does)."""
+        return self._file.write(data)
+
     def commit(self) -> str:
-        """Close, rename to the content id, and return the id."""
-        self._file.close()
+        """Rename to the content id (the file is still open, so a failure can be recovered), return it."""
         digest = self._hash.hexdigest()
         final = self._dir / digest
-        if final.exists():
-            self._tmp.unlink(missing_ok=True)
-        else:
-            os.replace(self._tmp, final)
+        try:
+            if final.exists():
+                self._tmp.unlink(missing_ok=True)
+            else:
+                os.replace(self._tmp, final)
+        except OSError as exc:
+            raise self._fail(exc, tail=b"", written=0) from exc
+        self._file.close()
         return digest
 
     def abort(self) -> None:
         """Drop the partial file (used when reading the input failed)."""
+        if self._failed:
+            return  # the partial file now belongs to the ReadSoFar handed out with the error
         self._file.close()
         self._tmp.unlink(missing_ok=True)
+
+    def _fail(self, exc: OSError, *, tail: bytes, written: int) -> OriginalNotStored:
+        self._failed = True
+        with contextlib.suppress(OSError):
+            self._tmp.unlink()
+        size = self.size + written
+        reason = f"writing to {str(self._dir)!r} failed after {size:,} bytes: {exc.strerror or exc}"
+        return OriginalNotStored(reason, ReadSoFar(self._file, size, tail))
 
 
 class TeeReader:
