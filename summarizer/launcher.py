@@ -176,13 +176,14 @@ def _cold_path(args: list[str]) -> bool:
     consumed: list[bytes] = []
 
     def read_stdin() -> bytes:
-        consumed.append(sys.stdin.buffer.read())
+        consumed.append(sys.stdin.buffer.read() if sys.stdin is not None else b"")
         return consumed[0]
 
     output = try_cold_score(args[1:], read_stdin)
     if output is None:
         if consumed:  # the click command reads stdin again
-            sys.stdin = io.TextIOWrapper(io.BytesIO(consumed[0]), encoding=sys.stdin.encoding)
+            encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
+            sys.stdin = io.TextIOWrapper(io.BytesIO(consumed[0]), encoding=encoding)
         return False
     try:
         sys.stdout.write(output)

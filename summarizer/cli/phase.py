@@ -6,6 +6,8 @@ fields. Batches are JSONL (a JSON array works too). ``--json`` prints a machine-
 Bad input (invalid JSON or UTF-8, an empty file, a missing ``summary``, an unknown key) is one line
 on stderr and exit code 2.
 
+A plain ``summarizer score`` call never reaches this module: the console entry point answers it on
+a cold path without click or pydantic (:mod:`summarizer.launcher`) and hands everything else here.
 Without a model configured, these commands import only click, pydantic and the pure phase modules:
 no litellm, jinja2, tiktoken, mcp or SQLite (``tests/phase/test_cli.py`` proves it), so they start
 fast. With ``--model`` (or ``SUMMARIZER_MODEL``), ``compress`` and ``batch --json`` hand CRITICAL/HIGH
