@@ -171,7 +171,8 @@ def _encodable(text: str) -> bool:
 
 def _cold_path(args: list[str]) -> bool:
     """Answer ``summarizer score`` here if possible; True when done."""
-    if not args or args[0] != "score" or (sys.stdout.encoding or "").lower().replace("-", "") != "utf8":
+    encoding = getattr(sys.stdout, "encoding", None) or ""  # no stdout at all when fd 1 is closed
+    if not args or args[0] != "score" or encoding.lower().replace("-", "") != "utf8":
         return False
     consumed: list[bytes] = []
 
@@ -188,6 +189,11 @@ def _cold_path(args: list[str]) -> bool:
     try:
         sys.stdout.write(output)
         sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`| head`): exit 1 quietly, as the click command does, and point
+        # stdout at /dev/null so the interpreter's final flush does not complain either.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
     except OSError as exc:
         sys.stderr.write(f"summarizer: {exc.strerror or exc} (I/O); check the path and permissions\n")
         sys.exit(1)

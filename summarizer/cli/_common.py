@@ -37,6 +37,8 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
             return func(*args, **kwargs)
         except SummarizerError as exc:
             fail(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, exc.exit_code)
+        except BrokenPipeError:
+            raise  # the reader of stdout went away (`| head`): click exits 1 quietly, as tools do
         except OSError as exc:  # disk full, permission denied, read-only filesystem
             fail(f"{exc.strerror or exc} ({exc.filename or 'I/O'}); check the path and permissions", 1)
         raise AssertionError("unreachable")

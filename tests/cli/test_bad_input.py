@@ -616,7 +616,7 @@ def test_cache_prune_all_without_a_terminal_is_one_summarizer_line(scratch: Path
 
 
 def test_closed_stdout_pipe_is_not_a_traceback(scratch: Path) -> None:
-    """``summarizer output big.log | head -c 10``: no traceback when the reader goes away."""
+    """``summarizer output big.log | head -c 10``: no traceback, no message when the reader goes away."""
     path = scratch / "big.log"
     path.write_bytes(b"".join(b"line %d ERROR at a.py:%d\n" % (i, i) for i in range(200_000)))
     proc = subprocess.Popen([*entry_point(), "output", str(path), "--floor", "100000000"],
@@ -626,8 +626,7 @@ def test_closed_stdout_pipe_is_not_a_traceback(scratch: Path) -> None:
     proc.stdout.close()
     err = proc.stderr.read().decode("utf-8", "replace")
     proc.wait(timeout=60)
-    assert "Traceback" not in err, err
-    assert len(err.splitlines()) <= 1, err
+    assert err == "" and proc.returncode == 1, err  # quiet, as `yes | head` is
 
 
 @pytest.mark.parametrize(("name", "damage"), [

@@ -137,3 +137,12 @@ def test_when_the_cold_path_steps_aside_click_reads_the_same_stdin() -> None:
 def test_other_commands_go_straight_to_click() -> None:
     proc = run_entry_point(["stats", "--help"])
     assert proc.returncode == 0 and b"Usage: " in proc.stdout
+
+
+def test_a_closed_stdout_is_not_a_traceback() -> None:
+    """`summarizer score ... >&-`: Python has no sys.stdout at all; click's path answers."""
+    proc = subprocess.run(
+        ["sh", "-c", 'exec "$0" -c "$1" score --text x >&-', sys.executable, PROBE],
+        capture_output=False, stderr=subprocess.PIPE, timeout=60, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
