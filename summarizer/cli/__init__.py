@@ -8,8 +8,11 @@ Exit codes: 0 ok, 1 runtime failure, 2 bad input or usage; errors are one line o
 from __future__ import annotations
 
 import importlib
+from typing import Any, NoReturn
 
 import click
+
+from summarizer.cli._common import fail
 
 __all__ = ["main"]
 
@@ -47,6 +50,10 @@ _HELP: dict[str, str] = {
 }
 
 
+# click >= 8.2 signals "no arguments: show the help" with a UsageError subclass (older: none).
+_NO_ARGS_IS_HELP: Any = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
 class LazyGroup(click.Group):
     """A group that imports a subcommand's module only when that subcommand is used."""
 
@@ -63,10 +70,42 @@ class LazyGroup(click.Group):
             raise TypeError(f"{target} is not a click command")
         return command
 
+    # Usage errors (an unknown command or option, a bad option value) are one line, like every other
+    # bad input: click's default is a four-line usage block, and agents parse stderr. Nested
+    # groups (`summarizer cache prune`) raise inside invoke(); `summarizer --bogus` inside
+    # make_context(). A bare `summarizer` keeps click's help text.
+
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except click.UsageError as exc:
+            _one_line_usage(exc)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:
+            _one_line_usage(exc)
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # Listing must not import every module (that would load litellm and mcp for --help).
         with formatter.section("Commands"):
             formatter.write_dl([(name, _HELP.get(name, "")) for name in self.list_commands(ctx)])
+
+
+def _one_line_usage(error: click.UsageError) -> NoReturn:
+    if isinstance(error, _NO_ARGS_IS_HELP):
+        raise error
+    names = []
+    context = error.ctx
+    while context is not None:
+        names.append(context.info_name or "")
+        context = context.parent
+    command = " ".join(["summarizer", *reversed(names[:-1])])
+    fail(f"{error.format_message().rstrip('.')}; see `{command} --help`", 2)
+    raise AssertionError("unreachable: fail() exits")
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from summarizer.cli._common import emit_json, fail, handle_errors, read_text
+from summarizer.cli._common import emit_json, handle_errors, read_text
 from summarizer.errors import InputError
 
 if TYPE_CHECKING:
@@ -37,23 +37,6 @@ os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 __all__ = ["batch", "compress", "score", "stats"]
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-class _OneLineUsage(click.Command):
-    """A command whose usage errors (bad option value, unknown option) are one line and exit 2.
-
-    click prints the usage block and a blank line by default; every other bad input here is one
-    line, and agents parse stderr, so usage errors follow the same rule.
-    """
-
-    def make_context(
-        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
-    ) -> click.Context:
-        try:
-            return super().make_context(info_name, args, parent=parent, **extra)
-        except click.UsageError as exc:
-            fail(f"{exc.format_message().rstrip('.')}; see `summarizer {info_name} --help`", 2)
-            raise  # unreachable: fail() exits
 
 
 def _entry_options(func: F) -> F:
@@ -111,7 +94,7 @@ def _load_entry(
     return entry_from_mapping({**data, **overrides}, source)
 
 
-@click.command(cls=_OneLineUsage)
+@click.command()
 @_entry_options
 @handle_errors
 def score(
@@ -138,7 +121,7 @@ def score(
             click.echo(line)
 
 
-@click.command(cls=_OneLineUsage)
+@click.command()
 @_entry_options
 @click.option("--model", help="litellm model for CRITICAL/HIGH summaries (default: the template).")
 @click.option("--api-base", help="OpenAI-compatible base URL for --model.")
@@ -219,7 +202,7 @@ _PHASES = click.option(
 )
 
 
-@click.command(cls=_OneLineUsage)
+@click.command()
 @click.argument("files", nargs=-1, required=True)
 @_PHASES
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON object.")
@@ -242,7 +225,7 @@ def stats(files: tuple[str, ...], phases: int | None, as_json: bool) -> None:
         click.echo(f"flag: {flag}")
 
 
-@click.command(cls=_OneLineUsage)
+@click.command()
 @click.argument("file")
 @_PHASES
 @click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON (with rendered lines).")

@@ -67,23 +67,15 @@ def assert_no_traceback(run: Run) -> None:
     assert b"Traceback (most recent call last)" not in run.stdout, run.describe()
 
 
-def _is_click_usage(lines: list[str]) -> bool:
-    # click's own usage error: "Usage: ...", "Try '... --help' for help.", "", "Error: ...".
-    return bool(lines) and lines[0].startswith("Usage: ") and lines[-1].startswith("Error: ")
-
-
-def assert_clean_error(run: Run, codes: int | set[int], *, usage_ok: bool = False,
-                       stdout_ok: bool = False) -> None:
+def assert_clean_error(run: Run, codes: int | set[int], *, stdout_ok: bool = False) -> None:
     """Exit in ``codes``, one non-empty ``summarizer:`` line on stderr, nothing on stdout.
 
-    ``usage_ok`` also accepts click's multi-line usage block (exit 2 only) for usage errors.
+    Usage errors too: click's four-line usage block is replaced by one line (``summarizer.cli``).
     """
     allowed = {codes} if isinstance(codes, int) else codes
     assert_no_traceback(run)
     assert run.code in allowed, run.describe()
     lines = run.err_lines
-    if usage_ok and run.code == 2 and _is_click_usage(lines):
-        return
     assert len(lines) == 1 and lines[0].strip(), "stderr is not exactly one line\n" + run.describe()
     assert lines[0].startswith("summarizer: "), run.describe()
     if not stdout_ok:

@@ -114,7 +114,7 @@ def test_help_exits_0_fast_and_clean(command: str, tmp_path: Path) -> None:
 def test_top_level_help_and_unknown_command(tmp_path: Path) -> None:
     """``summarizer --help`` is 0; an unknown command is a usage error (2)."""
     assert cli("--help", cwd=tmp_path).code == 0
-    assert_clean_error(cli("no-such-command", cwd=tmp_path), 2, usage_ok=True)
+    assert_clean_error(cli("no-such-command", cwd=tmp_path), 2)
 
 
 @pytest.mark.slow
@@ -295,7 +295,7 @@ def test_restore_unknown_id_is_exit_2(bad_id: str, scratch: Path, stored_id: str
 @pytest.mark.parametrize("lines", ["3:1", "abc", "0:2", "-1:2", ":", "1:2:3", "", "x:y"])
 def test_restore_bad_line_range_is_exit_2(lines: str, scratch: Path, stored_id: str) -> None:
     """A malformed or reversed --lines range: exit 2, one line."""
-    assert_clean_error(cli("restore", stored_id, "--lines", lines, cwd=scratch), 2, usage_ok=True)
+    assert_clean_error(cli("restore", stored_id, "--lines", lines, cwd=scratch), 2)
 
 
 def test_restore_range_past_the_end_never_crashes(scratch: Path, stored_id: str) -> None:
@@ -313,7 +313,7 @@ def test_restore_range_past_the_end_never_crashes(scratch: Path, stored_id: str)
 
 def test_restore_missing_argument_is_usage_error(scratch: Path) -> None:
     """No ID: a usage error, exit 2."""
-    assert_clean_error(cli("restore", cwd=scratch), 2, usage_ok=True)
+    assert_clean_error(cli("restore", cwd=scratch), 2)
 
 
 # ---------------------------------------------------------------- engram: corrupt and locked
@@ -500,7 +500,7 @@ def test_gate_bad_date_is_exit_2(value: str, scratch: Path) -> None:
     entries.write_bytes(_jsonl(ENTRY))
     bank = str(scratch / "b")
     run = cli("gate", "--phase", "1", "--date", value, "--bank", bank, str(entries), cwd=scratch)
-    assert_clean_error(run, 2, usage_ok=True)
+    assert_clean_error(run, 2)
 
 
 @pytest.mark.parametrize("corruption", ["dir-is-file", "garbage-db"])
@@ -541,7 +541,7 @@ def test_eval_out_is_a_file(scratch: Path) -> None:
     out = scratch / "report"
     out.write_bytes(b"keep me\n")
     run = cli("eval", str(data), "--offline", "--no-reuse", "--out", str(out), cwd=scratch)
-    assert_clean_error(run, {1, 2}, usage_ok=True)
+    assert_clean_error(run, {1, 2})
     assert out.read_bytes() == b"keep me\n"
 
 
@@ -555,7 +555,7 @@ def test_eval_out_is_a_file(scratch: Path) -> None:
 def test_bad_usage_is_exit_2(argv: tuple[str, ...], scratch: Path) -> None:
     """Bad flags and missing arguments: exit 2 (one line, or click's usage block)."""
     run = cli(*argv, cwd=scratch, timeout=30)
-    assert_clean_error(run, 2, usage_ok=True)
+    assert_clean_error(run, 2)
 
 
 # ---------------------------------------------------------------- hostile JSON that parses badly

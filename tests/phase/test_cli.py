@@ -176,13 +176,19 @@ def test_usage_errors_exit_2(args: list[str], expected: str) -> None:
         (["batch", "x.jsonl", "--phases", "0"], "Invalid value for '--phases'"),
         (["score", "--bogus"], "No such option '--bogus'"),
         (["compress", "--text", "x", "--concurrency", "0"], "Invalid value for '--concurrency'"),
+        (["output", "--target", "0"], "Invalid value for '--target'"),
+        (["cache", "prune"], "choose --stale (safe) or --all"),
+        (["session", "--nope"], "No such option '--nope'"),
+        (["no-such-command"], "No such command 'no-such-command'"),
+        (["--nope"], "No such option '--nope'"),
     ],
 )
 def test_click_usage_errors_are_one_line_too(args: list[str], expected: str) -> None:
-    """click's multi-line usage block is replaced by one line naming the problem and the help."""
+    """Every command: click's usage block becomes one line naming the problem and the help."""
     result = run(*args)
     assert result.exit_code == 2
     assert result.stderr.count("\n") == 1 and expected in result.stderr and "--help" in result.stderr
+    assert result.stderr.startswith("summarizer: ")
 
 
 RUNNER = """
