@@ -122,6 +122,11 @@ def load_dataset(path: Path) -> Dataset:
     Session transcripts given as ``transcript_file`` are read here (relative to the dataset's
     folder) and inlined, so the case hash covers their content.
     """
+    if path.is_dir():
+        raise InputError(
+            f"dataset {str(path)!r} is a directory; pass a JSONL file in it, such as "
+            "evals/datasets/phase_gate.jsonl"
+        )
     if not path.is_file():
         raise NotFound(
             f"dataset {str(path)!r} not found; pass a JSONL file such as evals/datasets/phase_gate.jsonl"

@@ -36,6 +36,7 @@ def test_offline_eval_prints_the_table_writes_reports_and_reuses_cells(
     ("args", "message"),
     [
         (["missing.jsonl", "--offline"], "dataset 'missing.jsonl' not found"),
+        (["{ds_dir}", "--offline"], "is a directory; pass a JSONL file in it"),
         (["{ds}", "--prompts", "{ds_dir}"], "--prompts needs at least one --model"),
         (["{ds}", "--model", "openai/x"], "--model needs at least one --prompts"),
     ],
