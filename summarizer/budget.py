@@ -50,6 +50,7 @@ __all__ = [
     "carryover",
     "escalation_message",
     "per_phase_budget",
+    "place_entries",
     "plan_batch",
     "trim_plan",
 ]
@@ -149,6 +150,24 @@ class PhasePlan:
         return self
 
 
+def place_entries(
+    priorities: Sequence[Band], scores: Sequence[float], available: float
+) -> tuple[list[float], list[bool], float]:
+    """Minimum cost for every entry, then HIGH entries upgraded to 2 lines in score order.
+
+    An upgrade needs a whole line left; ties keep input order; CRITICAL is never reduced, so what
+    remains may be negative. Returns each entry's cost, whether it was upgraded, and what remains.
+    ``available`` may be a half line: the gate places new entries around what the bank holds.
+    """
+    costs = [MIN_COST[priority] for priority in priorities]
+    upgraded = [False] * len(costs)
+    remaining = available - sum(costs)
+    for i in sorted((i for i, p in enumerate(priorities) if p == "HIGH"), key=lambda i: (-scores[i], i)):
+        if remaining >= 1:
+            costs[i], upgraded[i], remaining = 2.0, True, remaining - 1
+    return costs, upgraded, remaining
+
+
 def allocate_phase(
     items: Sequence[BudgetItem],
     budget: int,
@@ -165,13 +184,13 @@ def allocate_phase(
     """
     ranked = sorted(enumerate(items), key=lambda pair: (-pair[1].score, pair[0]))
     available = budget + carry_in
-    cost = {i: MIN_COST[item.priority] for i, item in ranked}
-    mode: dict[int, Mode] = {i: _MIN_MODE[item.priority] for i, item in ranked}
-    remaining = available - sum(cost.values())
-    for i, item in ranked:
-        if item.priority == "HIGH" and remaining >= 1:
-            cost[i], mode[i], remaining = 2.0, "expanded", remaining - 1
-    used = sum(cost.values())
+    cost, upgraded, _ = place_entries(
+        [item.priority for item in items], [item.score for item in items], available
+    )
+    mode: list[Mode] = [
+        "expanded" if up else _MIN_MODE[item.priority] for item, up in zip(items, upgraded, strict=True)
+    ]
+    used = sum(cost)  # costs are multiples of half a line: exact in floating point, in any order
     critical = [item for item in items if item.priority == "CRITICAL"]
     critical_lines = MIN_COST["CRITICAL"] * len(critical)
     flags: list[str] = []

@@ -5,11 +5,10 @@ templates (:func:`summarizer.phase.render_for_mode`) and the field masks
 (:func:`summarizer.masks.mask_for_many`) are the phase engine's; this module adapts them to what
 the bank stores:
 
-* :func:`allocate` is the one bank-specific piece. The engine's ``allocate_phase`` plans a whole
-  phase from scratch with an integer budget; a gate must place *new* entries around the costs
-  already committed in the bank (a second agent gating the same phase, a replaced entry), where
-  the remaining budget can be a half line. Same rule: minimum costs first, then HIGH upgrades
-  in score order; CRITICAL never reduced.
+* :func:`allocate` places *new* entries around the costs already committed in the bank (a second
+  agent gating the same phase, a replaced entry), where the remaining budget can be a half line.
+  The rule is the engine's own :func:`summarizer.budget.place_entries`, which ``allocate_phase``
+  uses for a whole phase: minimum costs first, then HIGH upgrades in score order.
 * expanded lines get the ``What changed`` / ``To next agent`` / ``Gotcha`` labels the templates
   leave to the writer.
 * masks become a set of kept field names, ``summary_60`` standing for the ``* -> mnemosyne`` cut.
@@ -20,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from summarizer.budget import MIN_COST
+from summarizer.budget import place_entries
 from summarizer.masks import mask_for_many
 from summarizer.models import SubtaskSummary
 from summarizer.phase import render_for_mode
@@ -54,14 +53,8 @@ def allocate(bands: Sequence[Band], scores: Sequence[float], budget: float) -> A
     ``budget`` is what the phase has left after the entries already in the bank. CRITICAL is never
     reduced, so ``remaining`` may go negative (the gate flags it).
     """
-    costs = [MIN_COST[band] for band in bands]
-    expanded = [band == "CRITICAL" for band in bands]
-    remaining = budget - sum(costs)
-    order = sorted((i for i, band in enumerate(bands) if band == "HIGH"), key=lambda i: (-scores[i], i))
-    for index in order:
-        if remaining >= 1:
-            costs[index], expanded[index] = 2.0, True
-            remaining -= 1
+    costs, upgraded, remaining = place_entries(bands, scores, budget)
+    expanded = (band == "CRITICAL" or up for band, up in zip(bands, upgraded, strict=True))
     return Allocation(tuple(costs), tuple(expanded), remaining)
 
 

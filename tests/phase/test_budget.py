@@ -10,6 +10,7 @@ from summarizer.budget import (
     allocate_phase,
     carryover,
     per_phase_budget,
+    place_entries,
     plan_batch,
     trim_plan,
 )
@@ -165,3 +166,21 @@ def test_no_trim_under_the_cap() -> None:
     """At or under 100 lines nothing changes and nothing is archived."""
     plan = trim_plan([TrimItem("a", "LOW", 0.1, 0.5, "")] * 3, month="2026-06")
     assert not plan.needed and plan.archive == () and plan.archive_path == ""
+
+
+@pytest.mark.parametrize(
+    ("available", "costs", "remaining"),
+    [
+        (3.5, [1.0, 2.0, 0.5], 0.0),  # one whole line left: the higher-scored HIGH is upgraded
+        (3.25, [1.0, 1.0, 0.5], 0.75),  # less than a line: no upgrade
+        (5.0, [2.0, 2.0, 0.5], 0.5),
+        (1.0, [1.0, 1.0, 0.5], -1.5),  # minimum costs are never cut; the caller flags the overrun
+    ],
+)
+def test_place_entries_upgrades_high_in_score_order_with_whole_lines(
+    available: float, costs: list[float], remaining: float
+) -> None:
+    """The rule the phase plan and the bank gate share; the bank can have a half line left."""
+    placed, upgraded, left = place_entries(["HIGH", "HIGH", "LOW"], [0.6, 0.7, 0.1], available)
+    assert (placed, left) == (costs, remaining)
+    assert upgraded == [cost == 2.0 for cost in costs]
