@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
-from summarizer.entry_rules import EntryLike, flag_mapping
+from summarizer.entry_rules import ALIASES, EntryLike, flag_mapping
 from summarizer.errors import InputError
 from summarizer.jsonio import loads
 from summarizer.scoring import Band, Score, score_entry
@@ -50,7 +50,6 @@ __all__ = [
 ]
 
 Source = Literal["template", "llm", "cache"]
-_ALIASES = ("from", "to", "agent", "files")
 _SCRUBBED_FIELDS = ("summary", "title", "tests", "coverage", "verdict", "blockers", "unblocks", "status_note")
 
 
@@ -60,7 +59,7 @@ _SCRUBBED_FIELDS = ("summary", "title", "tests", "coverage", "verdict", "blocker
 def _allowed_keys() -> list[str]:
     from summarizer.models import SubtaskSummary
 
-    return [name for name in SubtaskSummary.model_fields if name != "status_note"] + list(_ALIASES)
+    return [name for name in SubtaskSummary.model_fields if name != "status_note"] + list(ALIASES)
 
 
 def _one_line(error: ValidationError, source: str) -> str:
