@@ -25,6 +25,7 @@ from typing import Any, Literal, Protocol
 __all__ = [
     "ALIASES",
     "STATUSES",
+    "TEXT_FROM_SCALARS",
     "EntryLike",
     "LightEntry",
     "Status",
@@ -68,6 +69,9 @@ _STATUS_SYNONYMS: dict[str, Status] = {
     "failed": "failed",
     "fail": "failed",
 }
+
+# Text fields that agents also write as a number ("phase": 2) or a list ("tests": [...]).
+TEXT_FROM_SCALARS = ("phase", "tests", "coverage", "blockers", "unblocks")
 
 # Keys agents commonly use for the same field (the seed's batch example writes from/to/agent).
 ALIASES = {"from": "from_agent", "to": "to_agent", "agent": "from_agent", "files": "files_changed"}
@@ -225,7 +229,6 @@ _SHARED_WHITESPACE = "".join(map(chr, (*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1
                                         0x2028, 0x2029, 0x202F, 0x205F, 0x3000)))  # fmt: skip
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _TEXT_FIELDS = ("status_note", "phase", "tests", "coverage", "verdict", "blockers", "unblocks", "title")
-_SCALAR_FIELDS = frozenset({"phase", "tests", "coverage", "blockers", "unblocks"})
 _FIELDS = frozenset(f.name for f in dataclasses.fields(LightEntry))
 
 
@@ -254,7 +257,7 @@ def _read(data: Mapping[str, Any]) -> LightEntry:
         raise _Unsure
     for name in _TEXT_FIELDS:
         value = raw.get(name)
-        fields[name] = _optional_text(scalar_to_text(value) if name in _SCALAR_FIELDS else value)
+        fields[name] = _optional_text(scalar_to_text(value) if name in TEXT_FROM_SCALARS else value)
     files = files_from(raw.get("files_changed", ()))
     if not isinstance(files, (list, tuple)):
         raise _Unsure

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from summarizer.entry_rules import (
     STATUSES,
+    TEXT_FROM_SCALARS,
     Status,
     agents_from,
     canonical_mapping,
@@ -68,7 +69,7 @@ class SubtaskSummary(BaseModel):
     def _lower_agent(cls, value: Any) -> Any:
         return lower_agent(value)
 
-    @field_validator("phase", "tests", "coverage", "blockers", "unblocks", mode="before")
+    @field_validator(*TEXT_FROM_SCALARS, mode="before")
     @classmethod
     def _scalar_to_text(cls, value: Any) -> Any:
         return scalar_to_text(value)

@@ -18,8 +18,6 @@ if TYPE_CHECKING:
 
 __all__ = ["output", "restore"]
 
-_BLOCK = 1 << 20
-
 
 def _open(source: str) -> BinaryIO:
     if source == "-":
@@ -101,7 +99,9 @@ def _hand_back(failure: OriginalNotStored, stream: BinaryIO, *, as_json: bool) -
             out.write(block)
     # The stream is positioned just past what the store took; copy the rest without reading it
     # into memory.
-    while block := stream.read(_BLOCK):
+    from summarizer.output.lines import READ_SIZE
+
+    while block := stream.read(READ_SIZE):
         out.write(block)
     out.flush()
     printed = "printed the input unchanged" + (" instead of JSON" if as_json else "")

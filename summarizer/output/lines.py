@@ -19,6 +19,7 @@ from typing import Protocol
 
 __all__ = [
     "MAX_LINE_BYTES",
+    "READ_SIZE",
     "RENDER_LINE_CHARS",
     "Chunk",
     "clean_chunk",
