@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from summarizer.app import build
-from summarizer.models import SubtaskSummary
-from summarizer.ports import CompletionRequest
-from summarizer.semantic import EntryJob
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.semantic.ports import CompletionRequest
+from summarizer.semantic.service import EntryJob
 from summarizer.settings import Settings
 from summarizer.testing import FakeCompleter
 

@@ -3,7 +3,7 @@
 Two figures, each next to a baseline measured in the same run (the machine is shared and noisy):
 
 1. Entries scored per second, in-process, over N varied entries (default 100,000) on one core:
-   ``summarizer.scoring.score_entry`` on validated entries (goal: >= 20,000/s), and the same with
+   ``summarizer.phasegate.scoring.score_entry`` on validated entries (goal: >= 20,000/s), and the same with
    pydantic validation of the raw dict included (what an MCP call pays). Baseline: one pass of
    ``str.lower()`` over the same summaries, to show the machine's speed at the time.
 2. The median wall time of ``summarizer score --text ... --json`` (the installed console script,
@@ -30,8 +30,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from summarizer.models import SubtaskSummary
-from summarizer.scoring import score_entry
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import score_entry
 
 AGENTS = ("hermes", "aphrodite", "demeter", "themis", "mnemosyne", "hephaestus", "prometheus", "zeus")
 VERBS = ("Added", "Fixed", "Refactored", "Renamed", "Deleted", "Documented", "Migrated", "Reviewed", "Tuned")

@@ -1,8 +1,8 @@
 """The composition root: the only place that builds adapters (litellm, diskcache, Redis).
 
 CLI commands, the MCP server and evals call :func:`build` with a :class:`Settings`; tests build
-:class:`~summarizer.semantic.Summarizer` directly with fakes from :mod:`summarizer.testing`. Heavy
-imports (litellm through ``summarizer.llm``, redis) happen inside these functions, lazily.
+:class:`~summarizer.semantic.service.Summarizer` directly with fakes from :mod:`summarizer.testing`. Heavy
+imports (litellm through ``summarizer.semantic.llm``, redis) happen inside these functions, lazily.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from summarizer.settings import Settings
 if TYPE_CHECKING:
     from summarizer_cache import DiskCache, RedisCache
 
-    from summarizer.models import SubtaskSummary
-    from summarizer.phase import BatchResult, Compressed
-    from summarizer.ports import Completer
-    from summarizer.retry import RetryPolicy
-    from summarizer.semantic import EntryJob, Generation, Summarizer
+    from summarizer.phasegate.models import SubtaskSummary
+    from summarizer.phasegate.service import BatchResult, Compressed
+    from summarizer.semantic.ports import Completer
+    from summarizer.semantic.retry import RetryPolicy
+    from summarizer.semantic.service import EntryJob, Generation, Summarizer
 
 __all__ = ["build", "build_cache", "semantic_batch", "semantic_compress"]
 
@@ -46,11 +46,11 @@ def build(
     summary comes from the template. ``use_cache=False`` (``--no-cache``) disables the cache.
     ``completer`` overrides the litellm adapter (evals and tests pass a fake).
     """
-    from summarizer.prompts import PromptLibrary
-    from summarizer.semantic import Summarizer
+    from summarizer.semantic.prompts import PromptLibrary
+    from summarizer.semantic.service import Summarizer
 
     if completer is None and settings.model and not settings.offline:
-        from summarizer.llm import LiteLLMCompleter
+        from summarizer.semantic.llm import LiteLLMCompleter
 
         completer = LiteLLMCompleter(retry=retry)
     cache = build_cache(settings) if settings.use_cache and not settings.offline else None
@@ -75,9 +75,9 @@ def semantic_compress(entry: SubtaskSummary, compressed: Compressed, settings: S
     Anything else (MEDIUM/LOW, a protected entry) is returned unchanged. The template lines are the
     fallback, so the result is always complete; ``source``/``reason`` say which answered and why.
     """
-    from summarizer.masks import masked_entry
-    from summarizer.phase import scrub_entry
-    from summarizer.semantic import EntryJob
+    from summarizer.phasegate.masks import masked_entry
+    from summarizer.phasegate.service import scrub_entry
+    from summarizer.semantic.service import EntryJob
 
     band = compressed.score.priority
     if not compressed.compressed or (band != "CRITICAL" and band != "HIGH"):
@@ -99,7 +99,7 @@ def semantic_batch(
     Entries run concurrently (``settings.concurrency``); a progress bar goes to stderr only when
     stderr is a terminal (``progress=None``) and the batch has more than 3 such entries.
     """
-    from summarizer.semantic import EntryJob
+    from summarizer.semantic.service import EntryJob
 
     data = result.as_dict()
     by_id = {s.id: s for s in result.entries}

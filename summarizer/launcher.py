@@ -3,8 +3,8 @@
 Agents call ``summarizer score`` once per entry, so its start-up time is a measured goal (at most
 ten times ``python -c pass``, ``evals/bench_score.py``). click and pydantic alone cost more than
 that, so a plain ``score`` call (flags or one JSON object, no help, no error) is answered here with
-the standard library and the pure scoring modules: :func:`summarizer.entry_rules.light_entry` reads
-the entry, :func:`summarizer.phase.score_one` scores it, and :func:`score_report` prints it, the
+the standard library and the pure scoring modules: :func:`summarizer.phasegate.entry_rules.light_entry` reads
+the entry, :func:`summarizer.phasegate.service.score_one` scores it, and :func:`score_report` prints it, the
 same functions the click command uses.
 
 The cold path never decides anything the click command would decide differently: whenever it is
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from summarizer.scoring import Score
+    from summarizer.phasegate.scoring import Score
 
 __all__ = ["main", "score_report", "try_cold_score"]
 
@@ -34,7 +34,7 @@ _VALUE_OPTIONS = {"--text": "text", "--files": "files", "--status": "status", "-
 
 def score_report(result: Score, from_agent: str | None) -> list[str]:
     """The human-readable breakdown that ``summarizer score`` prints: dimensions, keywords, band."""
-    from summarizer.scoring import WEIGHTS
+    from summarizer.phasegate.scoring import WEIGHTS
 
     lines = [f"score {result.score:.2f}  {result.priority}" + (" ⚠️" if result.warning else "")]
     notes = {
@@ -100,7 +100,7 @@ def _parse(args: Sequence[str]) -> _Call | None:
 
 
 def _entry_data(call: _Call, stdin_data: bytes | None) -> dict[str, Any] | None:
-    from summarizer.entry_rules import flag_mapping
+    from summarizer.phasegate.entry_rules import flag_mapping
 
     if call.entry is None:
         if call.text is None or not call.text.strip():
@@ -144,9 +144,9 @@ def try_cold_score(args: Sequence[str], read_stdin: Callable[[], bytes]) -> str 
 
     ``read_stdin`` is called only for ``ENTRY`` ``-`` on an otherwise acceptable command line.
     """
-    from summarizer.entry_rules import light_entry
     from summarizer.jsonio import pretty
-    from summarizer.phase import score_one
+    from summarizer.phasegate.entry_rules import light_entry
+    from summarizer.phasegate.service import score_one
 
     call = _parse(args)
     if call is None or any(not _encodable(arg) for arg in args):

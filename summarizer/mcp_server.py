@@ -182,7 +182,7 @@ def serve(tools: str = "") -> None:
 
 
 def _entry(value: dict[str, Any] | str, source: str = "entry") -> Any:
-    from summarizer.phase import entry_from_mapping
+    from summarizer.phasegate.service import entry_from_mapping
 
     if isinstance(value, str):
         try:
@@ -204,28 +204,28 @@ def _register_phase(server: MCPServer[Any]) -> None:
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def score(entry: dict[str, Any] | str) -> CallToolResult:
         """Score one phase-gate subtask_summary: the five dimensions, matched keywords, score and band."""
-        from summarizer.phase import score_one
+        from summarizer.phasegate.service import score_one
 
         return _guard(lambda: _json(score_one(_entry(entry)).as_dict()))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def compress(entry: dict[str, Any] | str, to: str | None = None) -> CallToolResult:
         """Scrub, score and render one subtask_summary for its band (``to``: the next agent, for masks)."""
-        from summarizer.phase import compress_one
+        from summarizer.phasegate.service import compress_one
 
         return _guard(lambda: _json(compress_one(_entry(entry), to).as_dict()))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def stats(entries: list[dict[str, Any]], estimated_phases: int | None = None) -> CallToolResult:
         """Counts per band, budget lines and redactions over a list of subtask_summary objects."""
-        from summarizer.phase import stats_over
+        from summarizer.phasegate.service import stats_over
 
         return _guard(lambda: _json(stats_over(_entries(entries), estimated_phases).as_dict()))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def batch(entries: list[dict[str, Any]], estimated_phases: int | None = None) -> CallToolResult:
         """Score and budget a whole phase batch: per-entry bands, line costs and the phase plan."""
-        from summarizer.phase import batch_plan
+        from summarizer.phasegate.service import batch_plan
 
         return _guard(lambda: _json(batch_plan(_entries(entries), estimated_phases).as_dict()))
 
@@ -272,7 +272,7 @@ def _register_output(server: MCPServer[Any], settings: Settings) -> None:
 
 def _register_envelope(server: MCPServer[Any]) -> None:
     # Looked up by name so the server still starts (without this tool) where the module is absent.
-    if importlib.util.find_spec("summarizer.envelope") is None:
+    if importlib.util.find_spec("summarizer.envelope.reduce") is None:
         return
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
@@ -291,7 +291,7 @@ def _register_envelope(server: MCPServer[Any]) -> None:
                     raise InputError(f"envelope is not valid JSON ({exc.msg}, column {exc.colno})") from exc
             if not isinstance(value, dict):
                 raise InputError("envelope must be a JSON object (an agentic-workspace/v1 tool result)")
-            reduce_envelope = importlib.import_module("summarizer.envelope").reduce_envelope
+            reduce_envelope = importlib.import_module("summarizer.envelope.reduce").reduce_envelope
             reduced = reduce_envelope(value) if cap is None else reduce_envelope(value, cap=cap)
             return _json(reduced.model_dump(mode="json"))
 

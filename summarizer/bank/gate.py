@@ -36,8 +36,8 @@ from summarizer.bank.trim import trim
 from summarizer.bank.xref import XrefIndex, render_next_ids, render_xref
 from summarizer.bank.zz import render_zz
 from summarizer.errors import InputError, StorageError
-from summarizer.models import SubtaskSummary
-from summarizer.scoring import Band
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import Band
 
 __all__ = ["GatePlan", "GateRequest", "Summarize", "check_writable", "plan_gate", "run_gate", "write_plan"]
 

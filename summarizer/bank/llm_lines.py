@@ -2,7 +2,7 @@
 
 ``llm_summarize(settings)`` returns ``None`` offline or without a model, so the gate uses the
 deterministic templates and never imports litellm. With a model it returns a callable that sends
-every CRITICAL/HIGH entry of the batch through :meth:`summarizer.semantic.Summarizer.summarize_entries_sync`
+every CRITICAL/HIGH entry of the batch through :meth:`summarizer.semantic.service.Summarizer.summarize_entries_sync`
 (one concurrent batch, cached, validated, the template lines as fallback). The gate calls it before
 taking the bank lock.
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from summarizer.bank.gate import Summarize
-from summarizer.models import SubtaskSummary
-from summarizer.scoring import Band
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import Band
 from summarizer.settings import Settings
 
 __all__ = ["llm_summarize"]
@@ -26,7 +26,7 @@ def llm_summarize(settings: Settings) -> Summarize | None:
 
     def summarize(jobs: Sequence[tuple[SubtaskSummary, Band, tuple[str, ...]]]) -> list[tuple[str, ...]]:
         from summarizer.app import build
-        from summarizer.semantic import EntryJob
+        from summarizer.semantic.service import EntryJob
 
         service = build(settings)
         answers = service.summarize_entries_sync(

@@ -23,14 +23,14 @@ from summarizer.bank.ledger import LedgerRow, open_phase
 from summarizer.bank.progress_log import LogSection, section_heading
 from summarizer.bank.report import GateReport, PhaseBudget
 from summarizer.bank.xref_rules import add_entry_xrefs
-from summarizer.budget import TOTAL_BUDGET, escalation_message
 from summarizer.errors import EscalationRequired, InputError
-from summarizer.facts import shorten
-from summarizer.models import SubtaskSummary
-from summarizer.phase import scrub_entry
-from summarizer.scoring import Score, score_entry
+from summarizer.phasegate.budget import TOTAL_BUDGET, escalation_message
+from summarizer.phasegate.facts import shorten
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import Score, score_entry
+from summarizer.phasegate.service import scrub_entry
+from summarizer.phasegate.templates import first_sentence
 from summarizer.scrub import scrub
-from summarizer.templates import first_sentence
 
 if TYPE_CHECKING:
     from summarizer.bank.gate import GateRequest

@@ -105,7 +105,7 @@ def evaluate(
     completer = answer_cache = None
     if prompts and not options.offline:
         from summarizer.app import build_cache
-        from summarizer.llm import LiteLLMCompleter
+        from summarizer.semantic.llm import LiteLLMCompleter
 
         completer = LiteLLMCompleter()
         answer_cache = build_cache(settings) if settings.use_cache else None

@@ -19,7 +19,7 @@ import click
 
 from summarizer.cli._common import emit_json, handle_errors, read_text
 from summarizer.errors import InputError
-from summarizer.models import SubtaskSummary
+from summarizer.phasegate.models import SubtaskSummary
 from summarizer.settings import Settings
 
 __all__ = ["gate", "parse_entries"]
@@ -27,7 +27,7 @@ __all__ = ["gate", "parse_entries"]
 
 def parse_entries(text: str, *, source: str) -> tuple[SubtaskSummary, ...]:
     """JSONL (one ``subtask_summary`` per line), a JSON array or one object; errors name the line."""
-    from summarizer.phase import entries_from_text
+    from summarizer.phasegate.service import entries_from_text
 
     return tuple(entries_from_text(text, source))
 

@@ -26,7 +26,7 @@ from summarizer.cli._common import emit_json, handle_errors, read_text
 from summarizer.errors import InputError
 
 if TYPE_CHECKING:
-    from summarizer.models import SubtaskSummary
+    from summarizer.phasegate.models import SubtaskSummary
     from summarizer.settings import Settings
 
 # pydantic scans every installed distribution for plugins when it builds the first model; in this
@@ -64,7 +64,7 @@ def _load_entry(
     to_agent: str | None,
     phase: str | None,
 ) -> SubtaskSummary:
-    from summarizer.phase import entries_from_text, entry_from_flags, entry_from_mapping
+    from summarizer.phasegate.service import entries_from_text, entry_from_flags, entry_from_mapping
 
     if entry is not None and text is not None:
         raise InputError("give either an ENTRY file (or '-') or --text, not both")
@@ -108,7 +108,7 @@ def score(
     as_json: bool,
 ) -> None:
     """Score one subtask_summary: each dimension, the matched keywords, the score and its band."""
-    from summarizer.phase import score_one
+    from summarizer.phasegate.service import score_one
 
     item = _load_entry(entry, text, files, status, from_agent, to_agent, phase)
     result = score_one(item)
@@ -145,7 +145,7 @@ def compress(
     concurrency: int,
 ) -> None:
     """Scrub, score and render one subtask_summary for its band (--to picks the agent pair)."""
-    from summarizer.phase import compress_one
+    from summarizer.phasegate.service import compress_one
 
     item = _load_entry(entry, text, files, status, from_agent, to_agent, phase)
     result = compress_one(item)
@@ -186,7 +186,7 @@ _LLM_OPTIONS = [
 
 
 def _read_entries(paths: tuple[str, ...]) -> list[SubtaskSummary]:
-    from summarizer.phase import entries_from_text
+    from summarizer.phasegate.service import entries_from_text
 
     entries: list[SubtaskSummary] = []
     for path in paths:
@@ -209,7 +209,7 @@ _PHASES = click.option(
 @handle_errors
 def stats(files: tuple[str, ...], phases: int | None, as_json: bool) -> None:
     """Counts per band, budget-lines used and redactions over entry files (JSON, JSON arrays or JSONL)."""
-    from summarizer.phase import stats_over
+    from summarizer.phasegate.service import stats_over
 
     result = stats_over(_read_entries(files), phases)
     if as_json:
@@ -251,7 +251,7 @@ def batch(
     Exit 1 after printing the plan when CRITICAL entries alone exceed the 100-line total
     (an escalation: nothing may be written).
     """
-    from summarizer.phase import batch_plan
+    from summarizer.phasegate.service import batch_plan
 
     result = batch_plan(_read_entries((file,)), phases)
     settings = _llm_settings(model, api_base, offline, no_cache, concurrency) if as_json else None

@@ -28,7 +28,7 @@ from summarizer.settings import Settings
 if TYPE_CHECKING:
     from summarizer_engram import MemoryBackend
 
-    from summarizer.semantic import Summarizer
+    from summarizer.semantic.service import Summarizer
 
 __all__ = ["build_summarizer", "check_date", "open_memory", "recover", "session", "today"]
 

@@ -5,7 +5,7 @@
   prompt must beat it to be worth its cost.
 * :class:`PromptContender`: one prompt directory (or a git revision of ``prompts/`` materialised
   with ``git archive``) with one litellm model string, answering through the production service
-  (:class:`summarizer.semantic.Summarizer`): same rendering, cache, validation and fallback.
+  (:class:`summarizer.semantic.service.Summarizer`): same rendering, cache, validation and fallback.
 * :class:`RecordedContender`: answers recorded earlier, one JSONL file per contender, for
   ``--offline`` runs and CI.
 
@@ -33,7 +33,7 @@ from typing import Literal, Protocol
 from summarizer.errors import InputError
 from summarizer.evaluation.cells import CellOutput, ResolvedCase
 from summarizer.evaluation.dataset import PhaseGateCase, SessionCase
-from summarizer.ports import Completer, Completion, CompletionRequest, SummaryCache
+from summarizer.semantic.ports import Completer, Completion, CompletionRequest, SummaryCache
 
 __all__ = [
     "Contender",
@@ -107,7 +107,7 @@ def _session_document(case: ResolvedCase, summarizer: object | None) -> tuple[st
 
 def template_phase_gate(case: ResolvedCase) -> str:
     """The deterministic phase-gate summary of ``case`` in its band (the offline answer)."""
-    from summarizer.templates import render_entry
+    from summarizer.phasegate.templates import render_entry
 
     assert isinstance(case.case, PhaseGateCase) and case.band is not None
     return render_entry(case.case.subtask_summary, case.band, to=case.case.next_agent)
@@ -139,10 +139,10 @@ class TemplateContender:
     def key_material(self, case: ResolvedCase) -> str | None:
         """The hash of the code that answers this case kind."""
         if case.kind == "phase_gate":
-            import summarizer.facts
-            import summarizer.templates
+            import summarizer.phasegate.facts
+            import summarizer.phasegate.templates
 
-            return "template:" + _source_hash(summarizer.templates, summarizer.facts)
+            return "template:" + _source_hash(summarizer.phasegate.templates, summarizer.phasegate.facts)
         if case.kind == "session":
             import summarizer.session.document
             import summarizer.session.extract
@@ -218,7 +218,7 @@ class PromptContender:
     template: TemplateContender = field(default_factory=TemplateContender)
 
     def __post_init__(self) -> None:
-        from summarizer.prompts import PromptLibrary
+        from summarizer.semantic.prompts import PromptLibrary
 
         self.library = PromptLibrary(self.prompt_dir)
         self._pool = ThreadPoolExecutor(max_workers=32, thread_name_prefix="eval-session")
@@ -249,7 +249,7 @@ class PromptContender:
         return "prompt:" + json.dumps(material, sort_keys=True)
 
     def _service(self, recording: Completer) -> object:
-        from summarizer.semantic import Summarizer
+        from summarizer.semantic.service import Summarizer
 
         return Summarizer(
             self.library,
@@ -262,7 +262,7 @@ class PromptContender:
 
     async def run(self, case: ResolvedCase) -> CellOutput:
         """Answer through the service; MEDIUM/LOW entries get the template (the product does too)."""
-        from summarizer.semantic import EntryJob, Summarizer
+        from summarizer.semantic.service import EntryJob, Summarizer
 
         if self._prompt_for(case) is None:
             return await self.template.run(case)

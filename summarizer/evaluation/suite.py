@@ -30,7 +30,7 @@ from summarizer.evaluation.dataset import load_dataset
 from summarizer.evaluation.resolve import resolve_all
 from summarizer.evaluation.runner import Matrix, ResultsCache, run_matrix_sync
 from summarizer.evaluation.versions import materialise_prompts
-from summarizer.ports import Completer, SummaryCache
+from summarizer.semantic.ports import Completer, SummaryCache
 
 __all__ = ["EvalOptions", "run_eval"]
 

@@ -42,7 +42,7 @@ from summarizer.session.triggers import decide, start_of_count
 from summarizer.tokens import count_tokens
 
 if TYPE_CHECKING:
-    from summarizer.semantic import Summarizer
+    from summarizer.semantic.service import Summarizer
 
 __all__ = [
     "Action",
@@ -292,8 +292,8 @@ def _report(doc: SessionDocument, old: SessionDocument, base: dict[str, object],
 def _model_document(summarizer: Summarizer, transcript: Transcript, found: Extraction, *, date: str,
                     project: str) -> tuple[SessionDocument, str]:
     """The model's document (validated), with the keyword document as the template fallback."""
-    from summarizer.untrusted import Untrusted
-    from summarizer.validate import AnswerRules
+    from summarizer.semantic.untrusted import Untrusted
+    from summarizer.semantic.validate import AnswerRules
 
     offline = SessionDocument.from_extraction(date, found)
     rules = AnswerRules(max_lines=300, max_line_chars=600, max_chars=16_000)

@@ -10,8 +10,8 @@ from pathlib import Path
 from summarizer.bank import GateRequest, run_gate
 from summarizer.bank.active_context import parse_active_context
 from summarizer.bank.llm_lines import llm_summarize
-from summarizer.models import SubtaskSummary
-from summarizer.scoring import Band
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import Band
 from summarizer.settings import Settings
 
 from .conftest import DATE, JWT, TABLE, TYPO, snapshot, write_jsonl

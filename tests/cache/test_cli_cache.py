@@ -12,9 +12,9 @@ from click.testing import CliRunner
 from summarizer_cache import DiskCache
 
 from summarizer.cli import main
-from summarizer.models import SubtaskSummary
-from summarizer.prompts import PromptLibrary
-from summarizer.semantic import EntryJob, Summarizer
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.semantic.prompts import PromptLibrary
+from summarizer.semantic.service import EntryJob, Summarizer
 from summarizer.testing import FakeCompleter
 
 REPO_PROMPTS = Path(__file__).resolve().parents[2] / "prompts"

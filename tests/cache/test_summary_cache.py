@@ -11,10 +11,10 @@ import pytest
 from summarizer_cache import DiskCache, RedisCache
 
 from summarizer.errors import ProviderUnavailable
-from summarizer.models import SubtaskSummary
-from summarizer.ports import CachedAnswer, CacheKey, Namespace
-from summarizer.prompts import PromptLibrary
-from summarizer.semantic import EntryJob, Summarizer
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.semantic.ports import CachedAnswer, CacheKey, Namespace
+from summarizer.semantic.prompts import PromptLibrary
+from summarizer.semantic.service import EntryJob, Summarizer
 from summarizer.testing import FakeCompleter
 
 REPO_PROMPTS = Path(__file__).resolve().parents[2] / "prompts"

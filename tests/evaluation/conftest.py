@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from summarizer.ports import CompletionRequest
+from summarizer.semantic.ports import CompletionRequest
 from summarizer.settings import default_prompt_dir
 
 ASK = "Always state the endpoint path with its HTTP method."

@@ -11,7 +11,7 @@ from summarizer.evaluation.report import render_markdown, render_table
 from summarizer.evaluation.resolve import resolve_all
 from summarizer.evaluation.runner import ResultsCache, run_matrix_sync
 from summarizer.evaluation.suite import EvalOptions, run_eval
-from summarizer.ports import Completion, CompletionRequest
+from summarizer.semantic.ports import Completion, CompletionRequest
 from summarizer.testing import FakeCompleter
 
 from .conftest import echo_model

@@ -7,7 +7,7 @@ from pathlib import Path
 from types import ModuleType
 
 from summarizer.evaluation.suite import EvalOptions, run_eval
-from summarizer.ports import CompletionRequest
+from summarizer.semantic.ports import CompletionRequest
 from summarizer.testing import FakeCompleter
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,10 +14,10 @@ import pytest
 
 from summarizer.errors import InvalidAnswer
 from summarizer.scrub import scrub
-from summarizer.semantic import Summarizer
+from summarizer.semantic.service import Summarizer
+from summarizer.semantic.untrusted import Untrusted, begin_marker, end_marker, escape
+from summarizer.semantic.validate import AnswerRules
 from summarizer.testing import FakeCompleter
-from summarizer.untrusted import Untrusted, begin_marker, end_marker, escape
-from summarizer.validate import AnswerRules
 
 from .conftest import NONCE
 

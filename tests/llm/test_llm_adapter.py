@@ -14,9 +14,9 @@ import pytest
 import respx
 
 from summarizer.errors import ProviderError, ProviderUnavailable, RateLimited
-from summarizer.llm import LiteLLMCompleter
-from summarizer.ports import Completion, CompletionRequest
-from summarizer.retry import RetryPolicy
+from summarizer.semantic.llm import LiteLLMCompleter
+from summarizer.semantic.ports import Completion, CompletionRequest
+from summarizer.semantic.retry import RetryPolicy
 
 from .conftest import Provider
 

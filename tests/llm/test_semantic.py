@@ -8,12 +8,12 @@ from collections.abc import Callable
 import pytest
 
 from summarizer.errors import InputError, NotFound, ProviderUnavailable, RateLimited
-from summarizer.models import SubtaskSummary
-from summarizer.ports import Completion, CompletionRequest, Usage
-from summarizer.semantic import EntryJob, Generation, Summarizer
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.semantic.ports import Completion, CompletionRequest, Usage
+from summarizer.semantic.service import EntryJob, Generation, Summarizer
+from summarizer.semantic.untrusted import Untrusted
+from summarizer.semantic.validate import AnswerRules
 from summarizer.testing import DictCache, FakeCompleter
-from summarizer.untrusted import Untrusted
-from summarizer.validate import AnswerRules
 
 from .conftest import GOOD_CRITICAL
 
@@ -259,7 +259,7 @@ def test_a_validator_that_cannot_parse_the_answer_means_the_template(make_servic
 
 def test_partial_entries_keep_their_warning_sign(make_service: Make) -> None:
     """A partial entry's model summary is marked like the template's (the model may not add it)."""
-    from summarizer.scoring import WARNING_SIGN
+    from summarizer.phasegate.scoring import WARNING_SIGN
 
     entry = SubtaskSummary.model_validate(
         {"summary": "Added the users table; the index is pending.", "status": "partial", "from": "demeter"}

@@ -13,10 +13,10 @@ import httpx
 import pytest
 import respx
 
-from summarizer.llm import LiteLLMCompleter
-from summarizer.models import SubtaskSummary
-from summarizer.retry import RetryPolicy
-from summarizer.semantic import EntryJob, Generation, Summarizer
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.semantic.llm import LiteLLMCompleter
+from summarizer.semantic.retry import RetryPolicy
+from summarizer.semantic.service import EntryJob, Generation, Summarizer
 from summarizer.testing import DictCache
 
 from .conftest import GOOD_CRITICAL, Provider

@@ -11,8 +11,8 @@ import pytest
 from summarizer_engram import Store
 
 from summarizer.errors import NotFound
-from summarizer.prompts import PromptLibrary
-from summarizer.semantic import Summarizer
+from summarizer.semantic.prompts import PromptLibrary
+from summarizer.semantic.service import Summarizer
 from summarizer.session.document import MAX_TOKENS, parse
 from summarizer.session.service import FileMarks, SessionReport, compress_session, recover, render_report
 from summarizer.session.transcript import Event, Transcript

@@ -3,12 +3,12 @@
 One generic path, :meth:`Summarizer.generate`, serves every LLM feature (phase-gate CRITICAL/HIGH
 summaries, tool-output summaries, session compression, evals). It
 
-1. fences every :class:`~summarizer.untrusted.Untrusted` value (scrub, escape, nonce boundary) and
-   renders the named prompt with the :class:`~summarizer.prompts.PromptLibrary`;
+1. fences every :class:`~summarizer.semantic.untrusted.Untrusted` value (scrub, escape, nonce boundary) and
+   renders the named prompt with the :class:`~summarizer.semantic.prompts.PromptLibrary`;
 2. answers from the template when offline, when no model is configured, or when the model fails;
 3. looks the request up in the cache (namespace = prompt digest + version + model + api_base +
    parameters, key = namespace + hash of the scrubbed canonical input);
-4. calls the :class:`~summarizer.ports.Completer` (which owns the one retry policy);
+4. calls the :class:`~summarizer.semantic.ports.Completer` (which owns the one retry policy);
 5. validates the answer; a cut-off, invalid or failed answer becomes the template's text with
    ``source="template"`` and the ``reason``. Only validated model answers are cached.
 
@@ -34,8 +34,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from summarizer.errors import InputError, InvalidAnswer, ProviderError
-from summarizer.models import SubtaskSummary
-from summarizer.ports import (
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import WARNING_SIGN, Band
+from summarizer.semantic.ports import (
     CachedAnswer,
     CacheKey,
     Completer,
@@ -44,10 +45,9 @@ from summarizer.ports import (
     SummaryCache,
     Usage,
 )
-from summarizer.prompts import PromptLibrary, RenderedPrompt
-from summarizer.scoring import WARNING_SIGN, Band
-from summarizer.untrusted import Untrusted, fence, new_nonce
-from summarizer.validate import AnswerRules, Validator
+from summarizer.semantic.prompts import PromptLibrary, RenderedPrompt
+from summarizer.semantic.untrusted import Untrusted, fence, new_nonce
+from summarizer.semantic.validate import AnswerRules, Validator
 
 __all__ = [
     "EntryJob",
