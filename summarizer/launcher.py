@@ -23,33 +23,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from summarizer.phasegate.render import score_report
+
 if TYPE_CHECKING:
-    from summarizer.phasegate.scoring import Score
+    pass
 
 __all__ = ["main", "score_report", "try_cold_score"]
 
 _VALUE_OPTIONS = {"--text": "text", "--files": "files", "--status": "status", "--from": "from_agent",
                   "--to": "to_agent", "--phase": "phase"}  # fmt: skip
-
-
-def score_report(result: Score, from_agent: str | None) -> list[str]:
-    """The human-readable breakdown that ``summarizer score`` prints: dimensions, keywords, band."""
-    from summarizer.phasegate.scoring import WEIGHTS
-
-    lines = [f"score {result.score:.2f}  {result.priority}" + (" ⚠️" if result.warning else "")]
-    notes = {
-        "novelty": f"files: {result.files}",
-        "downstream": f"{from_agent or 'unknown'} -> {', '.join(result.to_agents) or 'unknown'}",
-    }
-    for name, value in result.dimensions.as_dict().items():
-        weight = float(WEIGHTS[name])
-        note = f"   ({notes[name]})" if name in notes else ""
-        lines.append(f"  {name:<11} {value:.2f} x {weight:.2f} = {value * weight:.3f}{note}")
-    lines.append(f"  keywords    {', '.join(result.keywords) or '(none)'}")
-    if result.band != result.priority:
-        lines.append(f"  band        {result.band} (raised to {result.priority})")
-    lines.extend(f"flag: {flag}" for flag in result.flags)
-    return lines
 
 
 @dataclass

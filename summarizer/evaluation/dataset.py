@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from summarizer.errors import InputError, NotFound
 from summarizer.jsonio import loads
 from summarizer.phasegate.models import SubtaskSummary
+from summarizer.vocabulary import BANDS, Band
 
 __all__ = [
     "BANDS",
@@ -40,8 +41,6 @@ __all__ = [
     "load_dataset",
 ]
 
-Band = Literal["CRITICAL", "HIGH", "MEDIUM", "LOW"]
-BANDS: tuple[Band, ...] = ("CRITICAL", "HIGH", "MEDIUM", "LOW")
 
 
 class Fact(BaseModel):

@@ -19,7 +19,7 @@ from summarizer.evaluation.cells import ResolvedCase
 from summarizer.evaluation.dataset import Dataset, PhaseGateCase, SessionCase, ToolOutputCase, case_hash
 from summarizer.output.truth import Case as TruthCase
 from summarizer.output.truth import load_case
-from summarizer.semantic.service import entry_text
+from summarizer.phasegate.summaries import entry_text
 
 __all__ = ["resolve_all", "resolve_case"]
 

@@ -27,10 +27,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Literal
+from typing import Any
 
 from summarizer.phasegate.entry_rules import EntryLike
 from summarizer.phasegate.keywords import Concept, find_concepts
+from summarizer.vocabulary import BANDS, WARNING_SIGN, Band
 
 __all__ = [
     "AGENTS",
@@ -52,8 +53,6 @@ __all__ = [
     "score_entry",
 ]
 
-Band = Literal["CRITICAL", "HIGH", "MEDIUM", "LOW"]
-BANDS: tuple[Band, ...] = ("CRITICAL", "HIGH", "MEDIUM", "LOW")
 _THRESHOLDS: tuple[tuple[Decimal, Band], ...] = (
     (Decimal("0.75"), "CRITICAL"),
     (Decimal("0.50"), "HIGH"),
@@ -69,7 +68,6 @@ WEIGHTS: dict[str, Decimal] = {
     "downstream": Decimal("0.10"),
 }
 
-WARNING_SIGN = "⚠️"
 NEVER_COMPRESS = frozenset({"in_progress", "blocked", "escalated", "needs_revision", "failed"})
 _BAD_VERDICTS = frozenset({"needs_revision", "failed"})
 

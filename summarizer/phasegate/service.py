@@ -19,13 +19,14 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from summarizer.errors import InputError
 from summarizer.jsonio import loads
 from summarizer.phasegate.entry_rules import ALIASES, EntryLike, flag_mapping
 from summarizer.phasegate.scoring import Band, Score, score_entry
 from summarizer.scrub import Redaction, scrub
+from summarizer.vocabulary import Source
 
 if TYPE_CHECKING:  # imported where used: the cold path of `summarizer score` needs none of them
     from pydantic import ValidationError
@@ -49,7 +50,6 @@ __all__ = [
     "stats_over",
 ]
 
-Source = Literal["template", "llm", "cache"]
 _SCRUBBED_FIELDS = ("summary", "title", "tests", "coverage", "verdict", "blockers", "unblocks", "status_note")
 
 

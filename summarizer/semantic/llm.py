@@ -120,24 +120,11 @@ class LiteLLMCompleter:
         result: Completion = await self._retry.async_retrying()(self._acall_once, request)
         return result
 
-    def complete_sync(self, request: CompletionRequest, /) -> Completion:
-        """Ask the model synchronously (``litellm.completion``) under the same retry policy."""
-        result: Completion = self._retry.retrying()(self._call_once, request)
-        return result
-
     async def _acall_once(self, request: CompletionRequest) -> Completion:
         litellm = _litellm()
         try:
             response = await litellm.acompletion(**self._kwargs(request))
         except Exception as exc:  # litellm raises many types; translate() sorts them out
-            raise translate(exc, request.model) from exc
-        return self._read(litellm, response, request)
-
-    def _call_once(self, request: CompletionRequest) -> Completion:
-        litellm = _litellm()
-        try:
-            response = litellm.completion(**self._kwargs(request))
-        except Exception as exc:
             raise translate(exc, request.model) from exc
         return self._read(litellm, response, request)
 

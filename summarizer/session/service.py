@@ -178,7 +178,7 @@ def topic_key(project: str, date: str) -> str:
     return f"session/{project}/compressed/{date}"
 
 
-def compress_session(
+async def compress_session(
     transcript: Transcript,
     *,
     project: str,
@@ -209,7 +209,7 @@ def compress_session(
     found = extract(transcript)
     fresh, source = SessionDocument.from_extraction(date, found), "keywords"
     if summarizer is not None:
-        fresh, source = _model_document(summarizer, transcript, found, date=date, project=project)
+        fresh, source = await _model_document(summarizer, transcript, found, date=date, project=project)
 
     existing: StoredMemory | None = None
     error = memory_error
@@ -289,7 +289,7 @@ def _report(doc: SessionDocument, old: SessionDocument, base: dict[str, object],
     })
 
 
-def _model_document(summarizer: Summarizer, transcript: Transcript, found: Extraction, *, date: str,
+async def _model_document(summarizer: Summarizer, transcript: Transcript, found: Extraction, *, date: str,
                     project: str) -> tuple[SessionDocument, str]:
     """The model's document (validated), with the keyword document as the template fallback."""
     from summarizer.semantic.untrusted import Untrusted
@@ -306,7 +306,7 @@ def _model_document(summarizer: Summarizer, transcript: Transcript, found: Extra
         rules(body, source)
         return render(replace(doc, date=date))
 
-    generation = summarizer.generate_sync(
+    generation = await summarizer.generate(
         PROMPT,
         {"date": date, "project": project, "max_tokens": MAX_TOKENS,
          "transcript": Untrusted(conversation_text(transcript), label="transcript")},

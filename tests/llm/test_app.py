@@ -53,11 +53,11 @@ from summarizer.app import build
 from summarizer.settings import Settings
 import summarizer.semantic.llm, summarizer.semantic.service, summarizer_cache
 from summarizer.phasegate.models import SubtaskSummary
-from summarizer.semantic.service import EntryJob
+
 svc = build(Settings.load({{"HOME": {str(tmp_path)!r}, "SUMMARIZER_CACHE_DIR": {str(tmp_path / "c")!r}}},
                           model="openai/gpt-4o-mini", offline=True))
 entry = SubtaskSummary(summary="Added POST /api/x.", from_agent="hermes")
-assert svc.summarize_entries_sync([EntryJob(entry, "CRITICAL", "a\\nb\\nc")])[0].source == "template"
+assert asyncio.run(summarize_entries(svc, [EntryJob(entry, "CRITICAL", "a\\nb\\nc")]))[0].source == "template"
 assert "litellm" not in sys.modules, "litellm was imported"
 assert "redis" not in sys.modules, "redis was imported"
 """

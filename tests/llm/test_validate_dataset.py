@@ -14,7 +14,7 @@ import pytest
 
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.service import compress_one, scrub_entry
-from summarizer.semantic.service import entry_rules, entry_text
+from summarizer.phasegate.summaries import entry_rules, entry_text
 
 DATASET = Path(__file__).resolve().parents[2] / "evals" / "datasets" / "phase_gate.jsonl"
 
