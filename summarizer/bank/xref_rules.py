@@ -25,7 +25,7 @@ from summarizer.bank.xref import XrefIndex
 from summarizer.phasegate.facts import extract_facts, shorten
 
 if TYPE_CHECKING:
-    from summarizer.bank.phase_plan import Prepared
+    from summarizer.bank.request import Prepared
 
 __all__ = ["add_entry_xrefs"]
 

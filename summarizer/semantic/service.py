@@ -16,7 +16,7 @@ A summary never fails because a provider is down: every :class:`ProviderError` e
 Errors in the caller's own input (an unknown prompt, a missing template variable) still raise.
 
 Concurrency model (STYLE R18): the core is **async** and has no synchronous twin. The MCP server
-``await``\s it; each CLI command runs one ``asyncio.run`` at the edge. Batches fan out with
+awaits it; each CLI command runs one ``asyncio.run`` at the edge. Batches fan out with
 ``asyncio.gather`` under a semaphore (:attr:`Summarizer.concurrency`, default 8).
 
 The service knows no feature: the phase gate's entry summaries live in
