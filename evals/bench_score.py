@@ -105,6 +105,27 @@ ENTRY = {
 }  # fmt: skip
 
 
+# The alternative to the hand parser in summarizer.launcher (issue: "decide the launcher with a
+# measurement"): click parses the same flags, the light reader and scorer answer, no pydantic.
+CLICK_LIGHT = """
+import json, sys, click
+from summarizer.phasegate.entry_rules import light_entry
+from summarizer.phasegate.service import score_one
+@click.command()
+@click.argument("command")
+@click.option("--text")
+@click.option("--files")
+@click.option("--from", "from_agent")
+@click.option("--to", "to_agent")
+@click.option("--json", "as_json", is_flag=True)
+def main(command, text, files, from_agent, to_agent, as_json):
+    entry = light_entry({"summary": text, "files_changed": files.split(","), "from_agent": from_agent,
+                         "to_agent": to_agent})
+    print(json.dumps(score_one(entry).as_dict()))
+main()
+"""
+
+
 def bench_cold_start(runs: int) -> None:
     """Median wall time of `summarizer score` on one entry vs `python -c pass`, interleaved."""
     exe = Path(sys.executable).with_name("summarizer")
@@ -120,6 +141,9 @@ def bench_cold_start(runs: int) -> None:
         "summarizer score - (JSON on stdin)": [str(exe), "score", "-", "--json"],
         "click path (summarizer.cli:main)": [
             sys.executable, "-c", "from summarizer.cli import main; main()", *flags
+        ],
+        "click + light entry reader (no pydantic)": [
+            sys.executable, "-c", CLICK_LIGHT, *flags
         ],
         "floor: import click + pydantic model": [
             sys.executable, "-c",

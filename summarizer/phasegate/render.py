@@ -32,7 +32,18 @@ def score_report(result: Score, from_agent: str | None) -> list[str]:
     if result.band != result.priority:
         lines.append(f"  band        {result.band} (raised to {result.priority})")
     lines.extend(f"flag: {flag}" for flag in result.flags)
+    lines.append(f"{result.priority}: {_MEANING[result.priority]}; next: {_NEXT}")
     return lines
+
+
+# What a band buys an entry in the hand-off (SPEC "Summaries" and "Budget"), for a first-time reader.
+_MEANING = {
+    "CRITICAL": "a 3-line hand-off summary (what / why / gotcha), never trimmed",
+    "HIGH": "a 2-line hand-off summary (what / why) when the phase budget allows, else 1 line",
+    "MEDIUM": "a 1-line summary, cut to its files when the bank is over budget",
+    "LOW": "its files only, and the first to be trimmed",
+}
+_NEXT = "the same flags with `summarizer compress` print that summary; `summarizer --help` lists the rest"
 
 
 def compress_notes(result: Compressed, *, semantic: bool) -> list[str]:
