@@ -18,24 +18,27 @@ changes the key of HIGH cells only. ``None`` means the contender does not answer
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import inspect
 import io
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from summarizer.errors import InputError
+from summarizer.evaluation.accounting import metering
 from summarizer.evaluation.cells import CellOutput, ResolvedCase
 from summarizer.evaluation.dataset import PhaseGateCase, SessionCase
 from summarizer.semantic.ports import Completer, Completion, CompletionRequest, SummaryCache
 
 if TYPE_CHECKING:
     from summarizer.output import OriginalStore
-    from summarizer.semantic.service import Summarizer
+    from summarizer.semantic.service import Generation, Summarizer
 
 __all__ = [
     "Contender",
@@ -53,6 +56,10 @@ class Contender(Protocol):
 
     def key_material(self, case: ResolvedCase) -> str | None:
         """What decides this contender's answer to ``case`` (besides the case), or ``None`` to skip."""
+        ...
+
+    def uses_provider(self, case: ResolvedCase) -> bool:
+        """True when answering ``case`` calls a model (progress ETAs count only these cells)."""
         ...
 
     async def run(self, case: ResolvedCase) -> CellOutput:
@@ -124,6 +131,12 @@ def _template_tool_output(case: ResolvedCase, originals: OriginalStore | None) -
     return compress(io.BytesIO(case.raw), originals).text
 
 
+def _timed_tool_output(case: ResolvedCase, originals: OriginalStore | None) -> tuple[str, float]:
+    # Timed inside the worker thread: the wait for a free thread is not the compressor's latency.
+    started = time.perf_counter()
+    return _template_tool_output(case, originals), time.perf_counter() - started
+
+
 @dataclass
 class TemplateContender:
     """The deterministic answers: phase-gate templates, session keyword rules, output compressor."""
@@ -147,20 +160,28 @@ class TemplateContender:
 
         return "template:" + _package_hash(summarizer.output)
 
-    async def answer(self, case: ResolvedCase) -> str:
-        """The deterministic text for ``case``."""
+    def uses_provider(self, case: ResolvedCase) -> bool:
+        """Never."""
+        return False
+
+    async def answer(self, case: ResolvedCase) -> tuple[str, float]:
+        """The deterministic text for ``case`` and the seconds spent computing it."""
+        if case.kind == "tool_output":
+            # The compressor can take a while on a big log: off the loop, so other cells go on.
+            return await asyncio.to_thread(_timed_tool_output, case, self.originals)
+        # CPU time, not wall time: under concurrency the wall clock also counts the other cells
+        # that ran while this one was suspended, which is how a 2 ms template looked like 4.5 s.
+        started = time.thread_time()
         if case.kind == "phase_gate":
-            return template_phase_gate(case)
-        if case.kind == "session":
-            return (await _session_document(case, None))[0]
-        # The compressor can take a while on a big log: off the loop, so other cells go on.
-        return await asyncio.to_thread(_template_tool_output, case, self.originals)
+            text = template_phase_gate(case)
+        else:
+            text = (await _session_document(case, None))[0]
+        return text, time.thread_time() - started
 
     async def run(self, case: ResolvedCase) -> CellOutput:
         """Answer ``case`` deterministically."""
-        started = time.perf_counter()
-        text = await self.answer(case)
-        return CellOutput(text=text, source="template", latency_s=time.perf_counter() - started)
+        text, seconds = await self.answer(case)
+        return CellOutput(text=text, source="template", latency_s=seconds)
 
 
 @dataclass
@@ -231,11 +252,14 @@ class PromptContender:
         }
         return "prompt:" + json.dumps(material, sort_keys=True)
 
-    def _service(self, recording: Completer) -> Summarizer:
-        from summarizer.semantic.service import Summarizer
+    def uses_provider(self, case: ResolvedCase) -> bool:
+        """True for the cases a prompt answers (not MEDIUM/LOW entries, not tool output)."""
+        return case.kind != "tool_output" and self._prompt_for(case) is not None
 
-        return Summarizer(
+    def _service(self, recording: Completer, generations: list[Generation]) -> Summarizer:
+        return _observed_summarizer()(
             self.library,
+            generations=generations,
             completer=recording,
             cache=self.cache,
             model=self.model,
@@ -250,20 +274,24 @@ class PromptContender:
         if self._prompt_for(case) is None:
             return await self.template.run(case)
         recording = _Recording(self.completer)
-        service = self._service(recording)
+        generations: list[Generation] = []
+        service = self._service(recording, generations)
         started = time.perf_counter()
-        if isinstance(case.case, PhaseGateCase):
-            assert case.band in ("CRITICAL", "HIGH")
-            job = EntryJob(
-                entry=case.case.subtask_summary, band=case.band, fallback=lambda: template_phase_gate(case)
-            )
-            generation = await summarize_entry(service, job)
-            text, source, reason = generation.text, generation.source, generation.reason
-        else:
-            text, session_source = await _session_document(case, service)
-            source = _SESSION_SOURCES.get(session_source, "llm")
-            reason = None if source != "template" else "the model's session document was not used"
-        latency = time.perf_counter() - started
+        with metering() as meter:
+            if isinstance(case.case, PhaseGateCase):
+                assert case.band in ("CRITICAL", "HIGH")
+                entry, band = case.case.subtask_summary, case.band
+                job = EntryJob(entry=entry, band=band, fallback=lambda: template_phase_gate(case))
+                generation = await summarize_entry(service, job)
+                text, source, reason = generation.text, generation.source, generation.reason
+            else:
+                text, session_source = await _session_document(case, service)
+                source = _SESSION_SOURCES.get(session_source, "llm")
+                reasons = [g.reason for g in generations if g.reason] or ["the model's document was not used"]
+                reason = None if source != "template" else reasons[-1]
+        # The provider's own time when the adapter reported requests (a fake completer reports
+        # none: then the wall time of the cell, which is the fake's delay).
+        latency = meter.provider_s if meter.requests else time.perf_counter() - started
         return CellOutput(
             text=text,
             source=source,
@@ -273,9 +301,29 @@ class PromptContender:
             completion_tokens=sum(c.usage.completion_tokens for c in recording.completions),
             cost_usd=_total_cost(recording.completions),
             latency_s=latency,
-            provider_calls=recording.calls,
+            provider_calls=max(meter.requests, recording.calls),
+            failed_calls=meter.failed,
             fallback=source == "template",
+            model_cell=True,
         )
+
+
+@functools.cache
+def _observed_summarizer() -> Callable[..., Summarizer]:
+    """The production service, remembering each generation (the session path drops its reason)."""
+    from summarizer.semantic.service import Summarizer
+
+    class ObservedSummarizer(Summarizer):
+        def __init__(self, *args: Any, generations: list[Generation], **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.generations = generations
+
+        async def generate(self, *args: Any, **kwargs: Any) -> Generation:
+            generation = await super().generate(*args, **kwargs)
+            self.generations.append(generation)
+            return generation
+
+    return ObservedSummarizer
 
 
 _SESSION_SOURCES: dict[str, Literal["llm", "cache", "template"]] = {
@@ -304,6 +352,10 @@ class RecordedContender:
         if answer is None:
             return None
         return "recorded:" + hashlib.sha256(answer.encode()).hexdigest()[:16]
+
+    def uses_provider(self, case: ResolvedCase) -> bool:
+        """Never: the answers were recorded earlier."""
+        return False
 
     async def run(self, case: ResolvedCase) -> CellOutput:
         """Replay the recorded answer."""

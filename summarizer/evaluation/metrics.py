@@ -35,7 +35,7 @@ __all__ = [
     "matches",
 ]
 
-METRIC_VERSION = "m4"
+METRIC_VERSION = "m5"  # m5: latency is provider time; requests include retries
 
 Direction = Literal["higher", "lower"]
 Unit = Literal["points", "count", "ms", "usd", "tokens"]

@@ -38,7 +38,10 @@ def test_offline_eval_prints_the_table_writes_reports_and_reuses_cells(
         (["missing.jsonl", "--offline"], "dataset 'missing.jsonl' not found"),
         (["{ds_dir}", "--offline"], "is a directory; pass a JSONL file in it"),
         (["{ds}", "--prompts", "{ds_dir}"], "--prompts needs at least one --model"),
-        (["{ds}", "--model", "openai/x"], "--model needs at least one --prompts"),
+        (["{ds}", "--offline", "--require", "recall>=90"], "recall is a rate; write 0.9 or 90%"),
+        (["{ds}", "--offline", "--require", "speed>=1"], "unknown metric 'speed'"),
+        (["{ds}", "--offline", "--case", "nope"], "--case nope: no such case id"),
+        (["{ds}", "--offline", "--no-regression-vs", "v9"], "--no-regression-vs 'v9': no such contender"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(
