@@ -5,11 +5,12 @@
 * **Requirements** (``--require [CONTENDER:]METRIC>=VALUE`` or ``<=``): checked per dataset for
   every contender except the template (name it, ``template:reduction>=0.5``, to gate it too).
   Rates are written as fractions or percentages (``0.9``, ``90%``); latency in ms; cost in USD.
-* **No regression** (``--no-regression-vs BASELINE``): every other contender is compared with the
-  baseline case by case; a metric it loses with a sign-test p below ``alpha`` fails the run.
-* **Recommendation**: per dataset, the contender that passes every gate and wins the most paired
-  comparisons against the other candidates, with its significant differences and where the template
-  still wins.
+* **No regression** (``--no-regression-vs BASELINE``): every other contender but the template is
+  compared with the baseline case by case; a metric it loses (more losing cases than winning ones)
+  with an exact sign-test p below ``alpha`` fails the run.
+* **Recommendation**: per dataset, among the contenders that pass every gate, the one with the most
+  net significant wins against the others, metric by metric in the metric table's order (fidelity
+  before size); with its significant differences and where the template still wins.
 """
 
 from __future__ import annotations
@@ -209,10 +210,10 @@ def check(
                     why = f"fails {req.metric}{req.op}{wanted} ({got})"
                     out[t.contender].append(why)
                     report.failures.append(f"{prefix}{t.contender} {why}")
-            if no_regression_vs and t.contender != no_regression_vs:
+            if no_regression_vs and t.contender not in (no_regression_vs, TEMPLATE):
                 for c in _pair(analysis, ds, t.contender, no_regression_vs):
                     if _lost(c, alpha):
-                        why = f"regresses vs {no_regression_vs} on {c.metric.label}: {_diff(c)}"
+                        why = f"regresses vs {no_regression_vs}: {_diff(c)}"
                         out[t.contender].append(why)
                         report.failures.append(f"{prefix}{t.contender} {why}")
         report.recommendations.append(prefix + _recommend(analysis, ds, rows, out, alpha))
@@ -230,21 +231,22 @@ def _recommend(
     if not candidates:
         return f"pick none: {excluded}"
 
-    def score(label: str) -> int:
-        return sum(
-            (1 if _won(c, alpha) else -1 if _lost(c, alpha) else 0)
-            for other in candidates if other != label
-            for c in _pair(analysis, ds, label, other)
-        )  # fmt: skip
+    def score(label: str) -> tuple[int, ...]:
+        # Net significant wins per metric, in the metric table's order: fidelity (recall,
+        # hallucinations, format) before size, so "more facts, a little longer" beats the reverse.
+        net = {m.name: 0 for m in analysis.metrics}
+        for other in candidates:
+            for c in _pair(analysis, ds, label, other) if other != label else ():
+                net[c.metric.name] += 1 if _won(c, alpha) else -1 if _lost(c, alpha) else 0
+        return tuple(net.values())
 
     best = max(candidates, key=lambda c: (score(c), -candidates.index(c)))
     others = [c for c in candidates if c != best]
     versus = others[0] if others else (TEMPLATE if TEMPLATE in out else None)
-    parts = [f"pick {best}"]
+    line = f"pick {best}"
     if versus is not None:
         diffs = [_diff(c) for c in _pair(analysis, ds, best, versus) if c.p_value < alpha]
-        parts.append(f"vs {versus}: " + (", ".join(diffs) if diffs else "no significant difference"))
-    line = " ".join(parts[:1]) + (f" ({parts[1]})" if len(parts) > 1 else "")
+        line += f": {', '.join(diffs)} vs {versus}" if diffs else f": no significant difference from {versus}"
     if TEMPLATE in out:
         still = [c.metric.label for c in _pair(analysis, ds, TEMPLATE, best) if _won(c, alpha)]
         if still:
