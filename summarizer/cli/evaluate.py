@@ -84,6 +84,8 @@ __all__ = ["evaluate"]
               type=click.FloatRange(0, 1, min_open=True, max_open=True),
               help="Significance level of --no-regression-vs and of the recommendation.")  # fmt: skip
 @click.option("--allow-fallback", is_flag=True, help="Exit 0 even when a contender never got a model answer.")
+@click.option("--judge", default=None, metavar="MODEL",
+              help="Also rate each answer's faithfulness with MODEL (a litellm model string).")  # fmt: skip
 @click.option("--csv", "csv_path", default=None, type=click.Path(path_type=Path, dir_okay=False),
               help="Also write every cell as CSV here.")  # fmt: skip
 @handle_errors
@@ -105,6 +107,7 @@ def evaluate(
     no_regression_vs: str | None,
     alpha: float,
     allow_fallback: bool,
+    judge: str | None,
     csv_path: Path | None,
 ) -> None:
     """Compare prompt versions and the template on DATASET... (JSONL files).
@@ -122,12 +125,12 @@ def evaluate(
     options = EvalOptions(
         datasets=datasets, prompts=prompts, models=models, api_base=settings.api_base,
         concurrency=concurrency, offline=offline or settings.offline, evaldata=evaldata,
-        template=not no_template, limit=limit, case_ids=case_ids,
+        template=not no_template, limit=limit, case_ids=case_ids, judge=judge,
         recorded_dir=recorded_dir or datasets[0].parent / "recorded", timeout_s=settings.timeout_s,
     )  # fmt: skip
     gate_options = GateOptions(requirements=requirements, no_regression_vs=no_regression_vs,
                                allow_fallback=allow_fallback, alpha=alpha)  # fmt: skip
-    live = bool(models) and not options.offline
+    live = bool(models or judge) and not options.offline
     with ExitStack() as stack:
         results = None if no_reuse else app.build_results_cache(settings)
         if results is not None:

@@ -40,6 +40,14 @@ class CellStore(Protocol):
         """Store a successful cell."""
         ...
 
+    def get_text(self, key: str) -> str | None:
+        """A stored plain value (judge ratings), or ``None``."""
+        ...
+
+    def put_text(self, key: str, value: str) -> None:
+        """Store a plain value."""
+        ...
+
     def close(self) -> None:
         """Release the connection."""
         ...
@@ -75,20 +83,27 @@ class ResultsCache:
 
     def get(self, key: str) -> CellResult | None:
         """The stored cell, or ``None`` (also when the database cannot be read: recompute)."""
+        raw = self.get_text(key)
+        return None if raw is None else _parse(raw)
+
+    def put(self, key: str, result: CellResult) -> None:
+        """Store a successful cell. A failed write (disk full, locked) costs reuse, never the run."""
+        self.put_text(key, result.model_dump_json())
+
+    def get_text(self, key: str) -> str | None:
+        """The stored text under ``key``, or ``None`` (also when the database cannot be read)."""
         try:
             with self._lock:
                 row = self._db.execute("SELECT value FROM cells WHERE key = ?", (key,)).fetchone()
         except sqlite3.Error:
             return None
-        return None if row is None else _parse(row[0])
+        return None if row is None else str(row[0])
 
-    def put(self, key: str, result: CellResult) -> None:
-        """Store a successful cell. A failed write (disk full, locked) costs reuse, never the run."""
+    def put_text(self, key: str, value: str) -> None:
+        """Store ``value``; a failed write is counted, never raised."""
         try:
             with self._lock:
-                self._db.execute(
-                    "INSERT OR REPLACE INTO cells (key, value) VALUES (?, ?)", (key, result.model_dump_json())
-                )
+                self._db.execute("INSERT OR REPLACE INTO cells (key, value) VALUES (?, ?)", (key, value))
                 self._db.commit()
         except sqlite3.Error as exc:
             self.write_errors += 1
@@ -134,16 +149,25 @@ class RedisResultsCache:
 
     def get(self, key: str) -> CellResult | None:
         """The stored cell, or ``None`` (an unreachable Redis is a miss)."""
-        try:
-            raw = self._redis.get(self._prefix + key)
-        except self._errors:
-            return None
+        raw = self.get_text(key)
         return None if raw is None else _parse(raw)
 
     def put(self, key: str, result: CellResult) -> None:
         """Store a successful cell; an unreachable Redis is counted, not raised."""
+        self.put_text(key, result.model_dump_json())
+
+    def get_text(self, key: str) -> str | None:
+        """The stored text under ``key``, or ``None``."""
         try:
-            self._redis.set(self._prefix + key, result.model_dump_json())
+            raw = self._redis.get(self._prefix + key)
+        except self._errors:
+            return None
+        return None if raw is None else bytes(raw).decode("utf-8", "replace")
+
+    def put_text(self, key: str, value: str) -> None:
+        """Store ``value``; an unreachable Redis is counted, not raised."""
+        try:
+            self._redis.set(self._prefix + key, value)
         except self._errors as exc:
             self.write_errors += 1
             self.last_error = str(exc)

@@ -18,7 +18,7 @@ __all__ = ["CSV_COLUMNS", "csv_rows", "write_csv"]
 _METRIC_COLUMNS = {
     "fact_recall": "fact_recall", "coordinate_recall": "coordinate_recall", "should_recall": "should_recall",
     "hallucinated_tokens": "hallucinations", "format_ok": "format_ok", "reduction": "reduction",
-    "tokens_out": "tokens_out",
+    "tokens_out": "tokens_out", "judge_faithfulness": "faithfulness",
 }  # fmt: skip
 
 CSV_COLUMNS: tuple[str, ...] = (

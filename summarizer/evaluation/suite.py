@@ -32,6 +32,7 @@ from summarizer.evaluation.contenders import (
 )
 from summarizer.evaluation.dataset import Dataset, load_dataset
 from summarizer.evaluation.gates import GateReport, check, check_labels, parse_requirement
+from summarizer.evaluation.judge import judge_matrix
 from summarizer.evaluation.progress import Progress
 from summarizer.evaluation.resolve import resolve_all
 from summarizer.evaluation.runner import Matrix, Plan, run_matrix
@@ -62,6 +63,7 @@ class EvalOptions(BaseModel):
     timeout_s: float = Field(default=60.0, gt=0)
     limit: int | None = Field(default=None, ge=1)
     case_ids: tuple[str, ...] = ()
+    judge: str | None = None
 
 
 def select_cases(datasets: list[Dataset], *, limit: int | None, case_ids: tuple[str, ...]) -> list[Dataset]:
@@ -218,6 +220,8 @@ async def evaluate(
 ) -> EvalRun:
     """Parse the gates (bad ones fail before any cell runs), run, analyse and apply the gates."""
     requirements = tuple(parse_requirement(text) for text in gate_options.requirements)
+    if options.judge and (completer is None or options.offline):
+        raise InputError("--judge needs a provider; drop --offline (the judge is a model too)")
     matrix, analysis = await run_eval(
         options,
         completer=completer,
@@ -229,6 +233,14 @@ async def evaluate(
         repo=repo,
         check_contenders=lambda labels: check_labels(labels, requirements, gate_options.no_regression_vs),
     )
+    judged = None
+    if options.judge:
+        assert completer is not None
+        matrix, judged = await judge_matrix(
+            matrix, completer=completer, model=options.judge, api_base=options.api_base,
+            store=results_cache, concurrency=options.concurrency, timeout_s=options.timeout_s,
+        )  # fmt: skip
+        analysis = analyse(matrix)
     gates = check(
         matrix,
         analysis,
@@ -237,4 +249,6 @@ async def evaluate(
         allow_fallback=gate_options.allow_fallback,
         alpha=gate_options.alpha,
     )
+    if judged is not None:
+        gates.outcomes.append(judged.line())
     return EvalRun(matrix, analysis, gates)

@@ -108,3 +108,39 @@ def test_no_regression_vs_passes_when_no_loss_is_significant_at_alpha(
     """At alpha 0.001, p=0.004 is not significant: the same run exits 0."""
     run = _run(small_dataset, versions, GateOptions(no_regression_vs="v2", alpha=0.001))
     assert run.exit_code == 0 and run.gates.failures == []
+
+
+def test_the_judge_rates_beside_the_metrics_and_is_cached(
+    tmp_path: Path, small_dataset: Path, versions: tuple[Path, Path]
+) -> None:
+    """--judge adds judge faithfulness to every phase-gate cell; a second run asks the judge nothing."""
+    from summarizer.evaluation.cellstore import ResultsCache
+    from summarizer.evaluation.judge import RUBRIC
+    from summarizer.semantic.ports import CompletionRequest
+
+    judged: list[CompletionRequest] = []
+
+    def model(request: CompletionRequest) -> str:
+        if request.system == RUBRIC:
+            judged.append(request)
+            return "4"
+        return echo_model(request)
+
+    v1, v2 = versions
+    options = EvalOptions(datasets=(small_dataset,), prompts=(str(v1), str(v2)), models=("openai/m",),
+                          judge="openai/judge")  # fmt: skip
+
+    def once() -> EvalRun:
+        with tempfile.TemporaryDirectory() as store:
+            return asyncio.run(evaluate(options, GateOptions(), completer=FakeCompleter(default=model),
+                                        answer_cache=None, results_cache=ResultsCache(tmp_path / "r.sqlite3"),
+                                        originals=OriginalStore(Path(store))))  # fmt: skip
+
+    first = once()
+    assert all(r.metrics["faithfulness"] == 0.75 for r in first.matrix.results)
+    assert {"fact_recall", "reduction"} <= set(first.matrix.results[0].metrics)  # beside, not instead
+    assert "UNTRUSTED_DATA" in judged[0].user and judged[0].model == "openai/judge"
+    assert len(judged) < len(first.matrix.results)  # identical (source, answer) pairs rated once
+    asked = len(judged)
+    second = once()
+    assert len(judged) == asked and any(line.endswith(", 0 requests") for line in second.gates.outcomes)
