@@ -3,7 +3,10 @@
 On a terminal: a bar that redraws in place. Anywhere else (a CI log, a file, a pipe): one plain
 line every ``every`` cells or ``interval_s`` seconds, whichever comes first, plus a last one::
 
-    eval: 120/400 cells (30%), 80 from the store, 38 provider requests, 2 fallbacks, ETA 41 s
+    eval: 120/400 cells (30%), 80 reused, 38 provider requests, 2 fallbacks, ETA 41 s
+
+"reused" counts cells read back from the store and cells shared with another contender in this run
+(a prompt's MEDIUM entry is the template's cell).
 
 The ETA divides the provider cells still to compute by the rate at which provider cells finished
 so far. Stored and template cells take milliseconds; counting them made a 21 s run say 35 minutes.
@@ -104,6 +107,6 @@ class Progress:
         total = max(1, self.plan.total)
         return (
             f"eval: {self.done}/{self.plan.total} cells ({100 * self.done / total:.0f}%), "
-            f"{self.stored} from the store, {self.requests} provider requests, "
+            f"{self.stored} reused, {self.requests} provider requests, "
             f"{self.fallbacks} fallbacks, {eta_text(self.eta_s())}"
         )

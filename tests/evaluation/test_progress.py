@@ -43,7 +43,7 @@ def test_a_log_gets_a_line_after_the_interval_even_between_counts() -> None:
     clock.now += 10.5
     progress.cell(_cell(model=True, calls=2, fallback=True))
     assert len(lines) == 2
-    assert "2/100 cells (2%), 0 from the store, 3 provider requests, 1 fallbacks" in lines[-1]
+    assert "2/100 cells (2%), 0 reused, 3 provider requests, 1 fallbacks" in lines[-1]
 
 
 def test_the_eta_counts_only_the_provider_cells_left() -> None:
