@@ -24,16 +24,12 @@ from summarizer.errors import InputError
 from summarizer.evaluation.cells import CellResult
 from summarizer.evaluation.cellstore import CellStore
 from summarizer.evaluation.comparison import Analysis, analyse
-from summarizer.evaluation.contenders import (
-    Contender,
-    PromptContender,
-    TemplateContender,
-    load_recorded,
-)
+from summarizer.evaluation.contenders import Contender, TemplateContender, load_recorded
 from summarizer.evaluation.dataset import Dataset, load_dataset
 from summarizer.evaluation.gates import GateReport, check, check_labels, parse_requirement
 from summarizer.evaluation.judge import judge_matrix
 from summarizer.evaluation.progress import Progress
+from summarizer.evaluation.prompted import PromptContender
 from summarizer.evaluation.resolve import resolve_all
 from summarizer.evaluation.runner import Matrix, Plan, run_matrix
 from summarizer.evaluation.versions import materialise_prompts
