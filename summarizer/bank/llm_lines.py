@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from summarizer.bank.gate import Summarize
+from summarizer.bank.request import Summarize
 from summarizer.models import SubtaskSummary
 from summarizer.scoring import Band
 from summarizer.settings import Settings
@@ -20,7 +20,7 @@ __all__ = ["llm_summarize"]
 
 
 def llm_summarize(settings: Settings) -> Summarize | None:
-    """The LLM-backed :data:`~summarizer.bank.gate.Summarize`, or ``None`` for the template path."""
+    """The LLM-backed :data:`~summarizer.bank.request.Summarize`, or ``None`` for the template path."""
     if not settings.model or settings.offline:
         return None
 

@@ -1,9 +1,10 @@
 """The pure middle of a gate: entries and artifacts applied to the parsed bank.
 
-:func:`prepare_entries` runs the safety preflight, scores, keys and scrubs each entry;
-:func:`apply_entries` allocates each phase's budget and updates ``## Completed Phases``, the ledger,
-the progress log and the cross-references; :func:`apply_artifacts` handles the phase's ``.tmp/``
-artifacts. All of it mutates only the in-memory :class:`~summarizer.bank.layout.BankState`.
+:func:`apply_entries` keys each prepared entry against the bank (:mod:`summarizer.bank.subtasks`),
+drops the rows a re-run no longer lists, records unfinished work and review verdicts
+(:mod:`summarizer.bank.handoff`), resolves the phase plan, allocates each phase's budget and
+updates ``## Completed Phases``, the ledger, the progress log and the cross-references;
+:func:`apply_artifacts` handles the phase's ``.tmp/`` artifacts. All of it mutates only the in-memory :class:`~summarizer.bank.layout.BankState`.
 
 Allocation around the bank: entries already stored for the phase keep the cost they were given
 (their text is what the bank shows); new and replaced entries get their minimum cost, then the
@@ -12,94 +13,32 @@ phase's remaining budget upgrades HIGH entries to 2 lines in score order.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
 
-from summarizer.bank.artifacts import decide
+from summarizer.bank.active_context import PlanRow
+from summarizer.bank.artifacts import ArtifactAction, classify, decide
 from summarizer.bank.engine import allocate, render_bank_lines
-from summarizer.bank.entry import BankEntry, content_hash
-from summarizer.bank.ledger import LedgerRow, open_phase
+from summarizer.bank.entry import BankEntry, EntryKey, normalise_verdict
+from summarizer.bank.handoff import ReviewRow, UnfinishedRow
+from summarizer.bank.layout import BankState
+from summarizer.bank.ledger import LedgerRow, open_phase, per_phase_budget, resolve_plan
+from summarizer.bank.prepare import Prepared, Unfinished
 from summarizer.bank.progress_log import LogSection, section_heading
-from summarizer.bank.report import GateReport, PhaseBudget
+from summarizer.bank.report import GateReport, PhaseBudget, PlanNote
+from summarizer.bank.request import GateRequest
+from summarizer.bank.subtasks import assign
 from summarizer.bank.xref_rules import add_entry_xrefs
 from summarizer.budget import TOTAL_BUDGET, escalation_message
 from summarizer.errors import EscalationRequired, InputError
 from summarizer.facts import shorten
-from summarizer.models import SubtaskSummary
-from summarizer.phase import scrub_entry
-from summarizer.scoring import Score, score_entry
 from summarizer.scrub import scrub
-from summarizer.templates import first_sentence
 
-if TYPE_CHECKING:
-    from summarizer.bank.gate import GateRequest
-    from summarizer.bank.layout import BankState
+__all__ = ["Batch", "PlanContext", "apply_artifacts", "apply_entries"]
 
-__all__ = ["PlanContext", "Prepared", "apply_artifacts", "apply_entries", "prepare_entries"]
-
-_PHASE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._]*$")
 _RANK = {"CRITICAL": 3, "HIGH": 2, "MEDIUM": 1, "LOW": 0}
 
-
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """One entry after preflight: key, content hash, score and the scrubbed entry it may promote."""
-
-    index: int
-    phase: str
-    date: str
-    digest: str
-    score: Score
-    clean: SubtaskSummary  # every free-text field and path scrubbed (Layer 2)
-    title: str
-    redactions: int
-
-    @property
-    def agent(self) -> str:
-        """The producing agent."""
-        return self.clean.agent
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        """(date, phase, agent)."""
-        return (self.date, self.phase, self.agent)
-
-
-def prepare_entries(request: GateRequest) -> tuple[list[Prepared], list[str]]:
-    """Preflight, score, key and scrub every entry; returns the compressible ones and the flags.
-
-    The hash is taken over the raw summary (SPEC.md: before masking); scoring and rendering see
-    the scrubbed entry, as ``summarizer score`` and ``compress`` do.
-    """
-    out: list[Prepared] = []
-    flags: list[str] = []
-    seen: dict[tuple[str, str, str], int] = {}
-    for number, entry in enumerate(request.entries, start=1):
-        phase = entry.phase or request.phase
-        if not _PHASE_RE.match(phase):
-            raise InputError(f"entry {number}: phase {phase!r} must be letters, digits, '.' or '_' (like 2a)")
-        date = entry.date or request.date
-        clean, redactions = scrub_entry(entry)
-        score = score_entry(clean)
-        if not score.compress or score.warning:
-            flags.append(f"entry {number} ({entry.agent}, phase {phase}): " + "; ".join(score.flags))
-        if not score.compress:
-            continue
-        key = (date, phase, entry.agent)
-        if key in seen:
-            raise InputError(
-                f"entry {number} repeats the key (date, phase, agent) {key!r} of entry "
-                f"{seen[key]}; merge them into one summary"
-            )
-        seen[key] = number
-        out.append(Prepared(
-            index=number, phase=phase, date=date, score=score, clean=clean,
-            digest=content_hash(date, phase, entry.agent, entry.summary),
-            title=clean.title or shorten(first_sentence(clean.summary), 60),
-            redactions=len(redactions),
-        ))  # fmt: skip
-    return out, flags
+Batch = tuple[list[Prepared], list[str], list[Unfinished], list[Prepared]]
+"""What :func:`summarizer.bank.prepare.prepare_entries` returns."""
 
 
 @dataclass(slots=True)
@@ -110,11 +49,14 @@ class PlanContext:
     request: GateRequest
     flags: list[str] = field(default_factory=list)
     groups: list[tuple[str, str]] = field(default_factory=list)
-    outcome: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    outcome: dict[EntryKey, str] = field(default_factory=dict)
     written: list[BankEntry] = field(default_factory=list)
+    dropped: list[BankEntry] = field(default_factory=list)
+    plans: list[PlanNote] = field(default_factory=list)
     delete: list[str] = field(default_factory=list)
     redactions: int = 0
     skipped: int = 0
+    unfinished: int = 0
 
     def report(self, **extra: object) -> GateReport:
         """The gate's report from what was recorded."""
@@ -144,6 +86,9 @@ class PlanContext:
                 "unchanged": values.count("unchanged"),
                 "skipped": self.skipped,
                 "cross_refs_added": self.state.xref.added,
+                "removed": tuple(f"{e.date} — {e.phase}: {e.who}" for e in self.dropped),
+                "unfinished": self.unfinished,
+                "plans": tuple(self.plans),
                 "flags": tuple(self.flags),
                 "budgets": budgets,
                 "redactions": self.redactions,
@@ -161,6 +106,7 @@ def _entry(
         cost=cost, lines=render_bank_lines(clean, band, expanded, semantic), feature=feature,
         status=clean.status, to_agents=p.score.to_agents, files=clean.files_changed, tests=clean.tests,
         coverage=clean.coverage, verdict=clean.verdict, critical_issues=clean.critical_issues, title=p.title,
+        subtask=p.subtask, note=clean.status_note if clean.status == "partial" else None,
     )  # fmt: skip
 
 
@@ -187,13 +133,77 @@ def _escalate_or_flag(ctx: PlanContext, phase: str, group_entries: list[BankEntr
         )
 
 
-def apply_entries(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -> None:
+def _keys(ctx: PlanContext, batch: Batch) -> list[Prepared]:
+    """Assign each entry its subtask against the bank; drop the rows the batch no longer lists."""
+    prepared, _, unfinished, reviews = batch
+    active, feature = ctx.state.active, ctx.request.feature
+    mentioned = [p.group for p in prepared] + [(u.date, u.phase, u.agent.split(" [")[0]) for u in unfinished]
+    mentioned += [r.group for r in reviews]
+    subtasks, dropped = assign(prepared, mentioned, [e for e in active.entries() if e.feature == feature])
+    keyed = [replace(p, subtask=subtasks[p.index]) for p in prepared]
+    seen: dict[EntryKey, int] = {}
+    for p in keyed:
+        if p.key in seen:
+            raise InputError(
+                f"entry {p.index} repeats the id {p.subtask!r} of entry {seen[p.key]} for {p.agent} in "
+                f"phase {p.phase}; give each subtask its own id"
+            )
+        seen[p.key] = p.index
+    gone = {e.key for e in dropped}
+    for group in active.groups:
+        group.items = [i for i in group.items if not (isinstance(i, BankEntry) and i.key in gone)]
+    for entry in dropped:
+        ctx.state.log.remove(section_heading(entry.date, entry.phase, entry.agent, entry.subtask))
+    ctx.dropped = dropped
+    return keyed
+
+
+def _handoff(ctx: PlanContext, batch: Batch) -> None:
+    """Replace the unfinished rows and review verdicts of every (date, phase, agent) the batch lists."""
+    prepared, _, unfinished, reviews = batch
+    active, feature = ctx.state.active, ctx.request.feature
+    groups = {p.group for p in prepared} | {(u.date, u.phase, u.agent.split(" [")[0]) for u in unfinished}
+    groups |= {r.group for r in reviews}
+    active.unfinished = [
+        r for r in active.unfinished
+        if r.feature != feature or (r.date, r.phase, r.agent.split(" [")[0]) not in groups
+    ] + [UnfinishedRow(feature, u.phase, u.date, u.agent, u.status, u.reason) for u in unfinished]  # fmt: skip
+    ctx.unfinished = len(unfinished)
+    kept = [
+        r for r in active.reviews
+        if r.feature != feature or classify(r.subject.split(" ")[0]).kind == "REVIEW"
+        or (r.date, r.phase, r.reviewer.split(" [")[0]) not in groups
+    ]  # fmt: skip
+    for p in reviews:
+        assert p.clean.verdict is not None
+        who = p.agent + (f" [{p.explicit}]" if p.explicit else "")
+        verdict = normalise_verdict(p.clean.verdict)
+        kept.append(ReviewRow(feature, p.phase, p.date, who, verdict, shorten(p.title, 80)))
+    active.reviews = sorted(kept, key=ReviewRow.cells)
+
+
+def _plan(ctx: PlanContext, phase: str) -> LedgerRow:
+    """The phase's ledger row under the feature's phase plan (recorded, reused or changed)."""
+    active, feature = ctx.state.active, ctx.request.feature
+    estimated, previous, known = resolve_plan(active.ledger, feature, phase, ctx.request.estimated_phases)
+    source = "changed" if previous is not None else ("bank" if known else "recorded")
+    ctx.plans.append(PlanNote(
+        feature=feature, phase=phase, estimated_phases=estimated, per_phase=per_phase_budget(estimated),
+        source=source, previous_phases=previous,
+        previous_per_phase=per_phase_budget(previous) if previous is not None else None,
+    ))  # fmt: skip
+    return open_phase(active.ledger, feature, phase, estimated)
+
+
+def apply_entries(ctx: PlanContext, batch: Batch) -> None:
     """Budget, render and store every compressible entry; progress log and cross-refs follow."""
-    prepared, flags = batch
-    ctx.flags.extend(flags)
-    ctx.skipped = len(ctx.request.entries) - len(prepared)
+    ctx.flags.extend(batch[1])
+    ctx.skipped = len(ctx.request.entries) - len(batch[0])
     active, feature = ctx.state.active, ctx.request.feature
     existing = {e.key: e for e in active.entries()}
+    for p in batch[0]:
+        ctx.redactions += p.redactions
+    prepared = _keys(ctx, batch)
     for p in prepared:
         found = existing.get(p.key)
         if found is not None and found.feature != feature:
@@ -201,10 +211,11 @@ def apply_entries(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -> 
                 f"entry {p.index}: key {p.key!r} is stored under feature {found.feature!r}; "
                 f"pass --feature {found.feature}"
             )
-        ctx.redactions += p.redactions
-    for phase in dict.fromkeys(p.phase for p in prepared):
+    _handoff(ctx, batch)
+    phases = list(dict.fromkeys([*(p.phase for p in prepared), *(e.phase for e in ctx.dropped)]))
+    for phase in phases:
         members = [p for p in prepared if p.phase == phase]
-        row = open_phase(active.ledger, feature, phase, ctx.request.estimated_phases)
+        row = _plan(ctx, phase)
         group = active.group(feature, phase)
         changing = [p for p in members if p.key not in existing or existing[p.key].digest != p.digest]
         changing_keys = {p.key for p in changing}
@@ -212,7 +223,7 @@ def apply_entries(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -> 
         alloc = allocate(
             [p.score.priority for p in changing], [p.score.score for p in changing], row.allocated - committed
         )
-        fresh: dict[tuple[str, str, str], BankEntry] = {}
+        fresh: dict[EntryKey, BankEntry] = {}
         for p, cost, expanded in zip(changing, alloc.costs, alloc.expanded, strict=True):
             fresh[p.key] = _entry(p, feature, cost, expanded, ctx.request.semantic.get(p.index))
         # Replaced entries keep their place; new ones follow, highest score first.
@@ -237,18 +248,19 @@ def apply_entries(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -> 
             ctx.outcome[p.key] = state
             if state != "unchanged":
                 ctx.written.append(entry)
-            ctx.state.log.upsert(section_heading(p.date, p.phase, p.agent), p.digest, _log_body(entry))
+            heading = section_heading(p.date, p.phase, p.agent, p.subtask)
+            ctx.state.log.upsert(heading, p.digest, _log_body(entry))
             add_entry_xrefs(ctx.state.xref, p, entry)
-        top = max(members, key=lambda p: (_RANK[p.score.priority], p.score.score))
-        ctx.state.xref.touch_feature(
-            feature, phase, [p.agent for p in members], top.score.priority, top.title
-        )
+        if members:
+            top = max(members, key=lambda p: (_RANK[p.score.priority], p.score.score))
+            ctx.state.xref.touch_feature(
+                feature, phase, [p.agent for p in members], top.score.priority, top.title
+            )
     # Seed §18 "Exceed budget": CRITICAL lines alone over the section's 100-line total. Only a gate
     # that adds CRITICAL lines escalates, so re-running an accepted gate stays a no-op.
     critical_lines = sum(e.cost for e in active.entries() if e.band == "CRITICAL")
     if critical_lines > TOTAL_BUDGET and any(e.band == "CRITICAL" for e in ctx.written):
-        phases = ", ".join(dict.fromkeys(p.phase for p in prepared))
-        raise EscalationRequired(f"Phase {phases}: {escalation_message(critical_lines)}")
+        raise EscalationRequired(f"Phase {', '.join(phases)}: {escalation_message(critical_lines)}")
 
 
 def _store_row(rows: list[LedgerRow], row: LedgerRow) -> None:
@@ -264,9 +276,14 @@ def _targets(
 ) -> list[LogSection]:
     log, date = ctx.state.log, ctx.request.date
     headings = [
+        section_heading(e.date, e.phase, e.agent, e.subtask)
+        for e in ctx.written
+        if e.phase == phase and (agent is None or e.agent == agent)
+    ]
+    headings = headings or [
         section_heading(p.date, p.phase, p.agent)
         for p in prepared
-        if p.phase == phase and (agent is None or p.agent == agent)
+        if p.phase == phase and (agent is None or p.agent == agent) and p.subtask == "#1"
     ]
     if not headings:
         headings = [section_heading(date, phase, agent or default)]
@@ -280,7 +297,7 @@ def _targets(
     return sections
 
 
-def apply_artifacts(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -> None:
+def apply_artifacts(ctx: PlanContext, batch: Batch) -> None:
     """Process the ``.tmp/`` artifacts of the gate's phase(s) (see :mod:`summarizer.bank.artifacts`)."""
     prepared = batch[0]
     phases = list(dict.fromkeys([ctx.request.phase, *(p.phase for p in prepared)]))
@@ -297,6 +314,8 @@ def apply_artifacts(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -
             ctx.redactions += len(found)
             for section in _targets(ctx, prepared, phase, artifact.agent, default):
                 section.add_extra(line)
+        if action.verdict:
+            _review_row(ctx, action, phase)
         if action.decision:
             kind, summary, links_to = (scrub(part)[0] for part in action.decision)
             ctx.state.xref.add_link(kind, summary, links_to, phase)
@@ -306,9 +325,22 @@ def apply_artifacts(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -
             ctx.delete.append(artifact.name)
 
 
-def _plan_row(ctx: PlanContext, name: str) -> None:
-    from summarizer.bank.active_context import PlanRow
+def _review_row(ctx: PlanContext, action: ArtifactAction, phase: str) -> None:
+    """A REVIEW artifact's verdict in ``## Review Verdicts``: one row per artifact, kept current."""
+    name, feature = action.artifact.name, ctx.request.feature
+    subject = name + (f" ({action.details})" if action.details else "")
+    reviews = ctx.state.active.reviews
+    same = [i for i, r in enumerate(reviews) if (r.feature, r.phase, r.subject.split(" ")[0]) == (feature, phase, name)]
+    date = reviews[same[0]].date if same else ctx.request.date
+    row = ReviewRow(feature, phase, date, action.artifact.agent or "themis", normalise_verdict(action.verdict or ""), subject)
+    if same:
+        reviews[same[0]] = row
+    else:
+        reviews.append(row)
+    reviews.sort(key=ReviewRow.cells)
 
+
+def _plan_row(ctx: PlanContext, name: str) -> None:
     plans = ctx.state.active.plans
     key = (ctx.request.date, ctx.request.feature)
     if not any((p.date, p.feature) == key for p in plans):  # seed §17: Plans row keyed (date, feature)

@@ -51,9 +51,9 @@ def _check_date(value: str | None) -> str:
 @click.option(
     "--estimated-phases",
     type=int,
-    default=8,
-    show_default=True,
-    help="Phases planned for the feature (per-phase budget = max(5, 100 // N)).",
+    default=None,
+    help="Phases planned for the feature (per-phase budget = max(5, 100 // N)); default: the "
+    "feature's plan recorded in the bank, else 8. A different number changes the plan (reported).",
 )
 @click.option("--feature", default="default", show_default=True, help="Feature the phase belongs to.")
 @click.option(
@@ -77,7 +77,7 @@ def _check_date(value: str | None) -> str:
 def gate(
     entries: str | None,
     phase: str | None,
-    estimated_phases: int,
+    estimated_phases: int | None,
     feature: str,
     bank: Path | None,
     date: str | None,
@@ -110,7 +110,7 @@ def gate(
     if not phase:
         raise InputError("--phase is required with ENTRIES.jsonl (e.g. --phase 2)")
     batch = parse_entries(read_text(entries, what="entries"), source=entries)
-    from summarizer.bank.sprint import default_learnings_dir
+    from summarizer.bank.sprint import default_learnings_dir, with_inject_hints
 
     request = GateRequest(
         phase=phase,
@@ -124,6 +124,7 @@ def gate(
     from summarizer.bank.llm_lines import llm_summarize
 
     report = run_gate(root, request, summarize=llm_summarize(settings))
+    report = with_inject_hints(report, root, default_root=settings.bank_dir, learnings=learnings)
     if as_json:
         emit_json({"confirmation": report.confirmation(), **report.model_dump(mode="json")})
     else:

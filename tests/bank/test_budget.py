@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from summarizer.bank.active_context import parse_active_context
+from summarizer.bank.layout import load_state
 from summarizer.bank.ledger import carryover, per_phase_budget
 from summarizer.errors import EscalationRequired
 
@@ -43,7 +43,7 @@ def test_three_phase_feature_end_to_end_with_carryover(gate: Gate, bank: Path) -
     ]
     assert figures == [(12, 0, 12, 4.0, 1), (12, 1, 13, 5.5, 1), (12, 1, 13, 14.0, 0)]
     assert any("uses 14 budget-lines of its 13" in f for f in r3.flags)
-    ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
+    ctx = load_state(bank).active
     costs = {(e.phase, e.agent): e.cost for e in ctx.entries()}
     assert costs[("2", "aphrodite")] == 2.0 and costs[("3", "h1")] == costs[("3", "h2")] == 1.0
     assert all(costs[("3", a)] == 3.0 for a in ("c1", "c2", "c3", "c4"))
@@ -66,7 +66,7 @@ def test_a_second_gate_of_a_phase_budgets_around_stored_entries(gate: Gate, bank
     gate("1", [*(_critical(a) for a in ("a", "b", "c"))])  # 9 of 12
     report = gate("1", [_high("h1"), _high("h2")])  # 3 left: both 1-line minimum, one upgraded
     assert report.budgets[0].used == 12.0
-    ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
+    ctx = load_state(bank).active
     assert sorted(e.cost for e in ctx.entries() if e.band == "HIGH") == [1.0, 2.0]
 
 
@@ -80,7 +80,7 @@ def test_c7_trim_archives_first_then_removes_low_and_cuts_medium(gate: Gate, ban
     assert report.trim.startswith(
         "C7 trim: removed 20 low-priority entries, archived to _notes/archive/2026-06-compressed-entries.md"
     )
-    ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
+    ctx = load_state(bank).active
     assert sum(e.cost for e in ctx.entries()) == 100
     assert sum(e.band == "LOW" for e in ctx.entries()) == 80
     assert not any(e.trimmed for e in ctx.entries())  # removing LOW was enough: MEDIUM untouched
@@ -94,7 +94,7 @@ def test_c7_trim_archives_first_then_removes_low_and_cuts_medium(gate: Gate, ban
 def test_c7_cuts_medium_when_low_is_not_enough_and_never_touches_high(gate: Gate, bank: Path) -> None:
     """120 MEDIUM lines: 40 cut to 0.5 (filename-only) to reach 100; the originals go to the archive."""
     gate("1", [{**MEDIUM, "from_agent": f"m{i}"} for i in range(120)], estimated_phases=1)
-    ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
+    ctx = load_state(bank).active
     cut = [e for e in ctx.entries() if e.trimmed]
     assert len(cut) == 40 and all(
         e.cost == 0.5 and e.lines == (f"[{e.agent.capitalize()}] — a.py",) for e in cut
@@ -109,7 +109,7 @@ def test_critical_and_high_over_the_cap_are_reported_not_dropped(gate: Gate, ban
     gate("1", [_critical(f"c{i}") for i in range(30)], estimated_phases=1)
     report = gate("2", [_high(f"h{i}") for i in range(10)], estimated_phases=1)
     assert any("never dropped" in f for f in report.flags)
-    ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
+    ctx = load_state(bank).active
     assert len(ctx.entries()) == 40 and sum(e.cost for e in ctx.entries()) == 110
 
 
