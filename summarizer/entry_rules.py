@@ -231,7 +231,17 @@ class _Unsure(Exception):
 _SHARED_WHITESPACE = "".join(map(chr, (*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B),
                                         0x2028, 0x2029, 0x202F, 0x205F, 0x3000)))  # fmt: skip
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_TEXT_FIELDS = ("status_note", "phase", "tests", "coverage", "verdict", "blockers", "unblocks", "title", "subtask")
+_TEXT_FIELDS = (
+    "status_note",
+    "phase",
+    "tests",
+    "coverage",
+    "verdict",
+    "blockers",
+    "unblocks",
+    "title",
+    "subtask",
+)
 _FIELDS = frozenset(f.name for f in dataclasses.fields(LightEntry))
 
 

@@ -120,7 +120,8 @@ _LOWER_IDENT = (
 )
 _SQL_TABLE = re.compile(
     r"\b(?:create|alter|drop|truncate)\s+(?:temp(?:orary)?\s+)?table\s+(?:if\s+(?:not\s+)?exists\s+)?("
-    + _IDENT + ")",
+    + _IDENT
+    + ")",
     re.IGNORECASE,
 )
 _TABLE_AFTER = re.compile(r"\btables?\s+(" + _LOWER_IDENT + ")", re.IGNORECASE)
@@ -287,7 +288,9 @@ def _clean_path(path: str) -> str:
 def _name(raw: str) -> str:
     """``"billing"."invoice_items"`` and `` `billing`.`invoice_items` `` are ``billing.invoice_items``."""
     if raw[:1] in "`\"'[" or ".`" in raw or '."' in raw or ".[" in raw:
-        return ".".join(part.strip("`\"'[]") for part in re.findall(r"`[^`]*`|\"[^\"]*\"|\[[^\]]*\]|[^.]+", raw))
+        return ".".join(
+            part.strip("`\"'[]") for part in re.findall(r"`[^`]*`|\"[^\"]*\"|\[[^\]]*\]|[^.]+", raw)
+        )
     return raw.strip("`\"'")
 
 
@@ -377,7 +380,7 @@ def _tables(text: str) -> tuple[list[str], list[str]]:
             if name.lower() in _STOP or _FILE_EXT.search(name):
                 continue
             # A bare word is a table name only if it looks like one: snake_case, dotted, quoted or a plural.
-            quoted = raw[:1] in "`\"["
+            quoted = raw[:1] in '`"['
             if quoted or "_" in name or "." in name or (name.endswith("s") and len(name) > 3):
                 tables.append(name)
     fks = [_name(m.group(1) or m.group(2)) for m in _FK.finditer(text)]

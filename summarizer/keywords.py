@@ -103,8 +103,9 @@ CONCEPTS: tuple[Concept, ...] = (
             needs=("table", "tables"),
             # Identifiers are split into words above, so "the refresh_tokens table" is 4 words; the
             # raw pattern sees a snake_case, dotted, quoted or backticked name as one.
-            raw=r"(?i:\bcreate\s+(?:temp(?:orary)?\s+)?table\b|" + _NEW + r"\s+(?:(?:the|a|an|new)\s+){0,2}"
-                + _IDENT + r"\s+tables?\b|\btables?\s+" + _IDENT + r"\s+(?:was\s+|is\s+)?(?:created|added)\b)",
+            raw=r"(?i:\bcreate\s+(?:temp(?:orary)?\s+)?table\b|" + _NEW
+                + r"\s+(?:(?:the|a|an|new)\s+){0,2}" + _IDENT + r"\s+tables?\b|\btables?\s+" + _IDENT
+                + r"\s+(?:was\s+|is\s+)?(?:created|added)\b)",
             raw_needs="table",
             matches=("Added new table sessions", "new refresh tokens table", "CREATE TABLE users",
                      "created the orders table", "Created the refresh_tokens table",
@@ -128,7 +129,8 @@ CONCEPTS: tuple[Concept, ...] = (
             raw_needs="",
             matches=("new column expires_at", "added nullable column expires_at",
                      "ALTER TABLE users ADD deleted_at", "Added invoices.due_date (date, nullable)",
-                     "adds a nullable `customers.tax_id`", "Added the billing.invoice_items.amount_cents column",
+                     "adds a nullable `customers.tax_id`",
+                     "Added the billing.invoice_items.amount_cents column",
                      'Added the "expires_at" column', "added a `revoked_at` column"),
             rejects=("column chart", "columnist", "added utils.py", "Added config.yaml and main.go",
                      "added db.session.commit() calls", "Added billing.invoice_items table",

@@ -94,7 +94,9 @@ def plan_gate(state: BankState, request: GateRequest) -> GatePlan:
     trimmed = trim(state.active, paths.rel(archive_path))
     if trimmed.flag:
         plan_ctx.flags.append(trimmed.flag)
-    archived = [(e, "dropped: its batch no longer lists it") for e in plan_ctx.dropped] + list(trimmed.archived)
+    archived = [(e, "dropped: its batch no longer lists it") for e in plan_ctx.dropped] + list(
+        trimmed.archived
+    )
 
     plan = GatePlan()
 
@@ -126,10 +128,20 @@ def plan_gate(state: BankState, request: GateRequest) -> GatePlan:
         group = state.active.group(feature, phase) if (feature, phase) in plan_ctx.groups else None
         row = next((r for r in state.active.ledger if (r.feature, r.phase) == (feature, phase)), None)
         refs = [x for x in state.xref.entities if x.phase == f"P{phase}"]
-        unfinished = [u for u in unfinished_rows(state.active.unfinished, state.active.entries()) if u.feature == feature]
+        unfinished = [
+            u
+            for u in unfinished_rows(state.active.unfinished, state.active.entries())
+            if u.feature == feature
+        ]
         reviews = [r for r in state.active.reviews if (r.feature, r.phase) == (feature, phase)]
         text = render_zz(
-            phase, group.entries() if group else [], row, refs, mask_fields, unfinished=unfinished, reviews=reviews
+            phase,
+            group.entries() if group else [],
+            row,
+            refs,
+            mask_fields,
+            unfinished=unfinished,
+            reviews=reviews,
         )
         stage(paths.zz(phase), text)
         zz_names.append(paths.rel(paths.zz(phase)))

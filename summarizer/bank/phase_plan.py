@@ -4,7 +4,8 @@
 drops the rows a re-run no longer lists, records unfinished work and review verdicts
 (:mod:`summarizer.bank.handoff`), resolves the phase plan, allocates each phase's budget and
 updates ``## Completed Phases``, the ledger, the progress log and the cross-references;
-:func:`apply_artifacts` handles the phase's ``.tmp/`` artifacts. All of it mutates only the in-memory :class:`~summarizer.bank.layout.BankState`.
+:func:`apply_artifacts` handles the phase's ``.tmp/`` artifacts. All of it mutates only the
+in-memory :class:`~summarizer.bank.layout.BankState`.
 
 Allocation around the bank: entries already stored for the phase keep the cost they were given
 (their text is what the bank shows); new and replaced entries get their minimum cost, then the
@@ -167,7 +168,10 @@ def _handoff(ctx: PlanContext, batch: Batch) -> None:
     active.unfinished = [
         r for r in active.unfinished
         if r.feature != feature or (r.date, r.phase, r.agent.split(" [")[0]) not in groups
-    ] + [UnfinishedRow(feature, u.phase, u.date, u.agent, u.status, u.reason) for u in unfinished]  # fmt: skip
+    ]  # fmt: skip
+    active.unfinished += [
+        UnfinishedRow(feature, u.phase, u.date, u.agent, u.status, u.reason) for u in unfinished
+    ]
     ctx.unfinished = len(unfinished)
     kept = [
         r for r in active.reviews
@@ -330,9 +334,20 @@ def _review_row(ctx: PlanContext, action: ArtifactAction, phase: str) -> None:
     name, feature = action.artifact.name, ctx.request.feature
     subject = name + (f" ({action.details})" if action.details else "")
     reviews = ctx.state.active.reviews
-    same = [i for i, r in enumerate(reviews) if (r.feature, r.phase, r.subject.split(" ")[0]) == (feature, phase, name)]
+    same = [
+        i
+        for i, r in enumerate(reviews)
+        if (r.feature, r.phase, r.subject.split(" ")[0]) == (feature, phase, name)
+    ]
     date = reviews[same[0]].date if same else ctx.request.date
-    row = ReviewRow(feature, phase, date, action.artifact.agent or "themis", normalise_verdict(action.verdict or ""), subject)
+    row = ReviewRow(
+        feature,
+        phase,
+        date,
+        action.artifact.agent or "themis",
+        normalise_verdict(action.verdict or ""),
+        subject,
+    )
     if same:
         reviews[same[0]] = row
     else:

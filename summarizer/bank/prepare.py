@@ -73,7 +73,9 @@ def _reason(clean: SubtaskSummary) -> str:
     return shorten(why or first_sentence(clean.summary), 100)
 
 
-def prepare_entries(request: GateRequest) -> tuple[list[Prepared], list[str], list[Unfinished], list[Prepared]]:
+def prepare_entries(
+    request: GateRequest,
+) -> tuple[list[Prepared], list[str], list[Unfinished], list[Prepared]]:
     """Preflight, score, hash and scrub every entry.
 
     Returns the compressible entries, the flags, the entries that stay unfinished (never

@@ -93,7 +93,9 @@ def close_sprint(root: Path, *, date: str, learnings: Path | None = None) -> Clo
             writes.append((target, current))
         unresolved = [f".tmp/{artifact.name} ({artifact.kind})" for artifact, _ in state.artifacts]
         unresolved += [
-            f"partial entry {e.date} — {e.phase}: {e.who}" for e in state.active.entries() if e.status == "partial"
+            f"partial entry {e.date} — {e.phase}: {e.who}"
+            for e in state.active.entries()
+            if e.status == "partial"
         ]
         unresolved += [
             f"{row.status} entry {row.date} — {row.phase}: {row.agent} ({row.reason})"
@@ -174,8 +176,11 @@ def with_inject_hints(
     report: GateReport, root: Path, *, default_root: Path, learnings: Path | None = None
 ) -> GateReport:
     """``report`` with one pasteable ``--inject`` command per ZZ file it wrote or kept."""
-    phases = [Path(name).name.removeprefix("ZZ-phase").removesuffix("-context.md") for name in report.zz_files]
+    phases = [
+        Path(name).name.removeprefix("ZZ-phase").removesuffix("-context.md") for name in report.zz_files
+    ]
     commands = tuple(
-        inject_command(p, report.feature, root, default_root=default_root, learnings=learnings) for p in phases
+        inject_command(p, report.feature, root, default_root=default_root, learnings=learnings)
+        for p in phases
     )
     return report.model_copy(update={"inject_commands": commands})

@@ -21,7 +21,7 @@ phase adds to it). Pure: values in, values out.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 
 from summarizer.bank.entry import BankEntry
 from summarizer.bank.prepare import Prepared
@@ -31,7 +31,7 @@ __all__ = ["assign"]
 _POSITION = re.compile(r"^#(\d+)$")
 
 
-def _free_numbers(used: Iterable[str]) -> Iterable[str]:
+def _free_numbers(used: Iterable[str]) -> Iterator[str]:
     taken = {int(m.group(1)) for s in used if (m := _POSITION.match(s))}
     number = 1
     while True:

@@ -52,6 +52,17 @@ def test_three_phase_feature_end_to_end_with_carryover(gate: Gate, bank: Path) -
     assert "- Allocated: 13 lines\n- Used: 5.5 lines\n- Carried: 1 lines" in zz2
 
 
+def test_the_active_context_of_the_three_phase_feature_has_no_marker_lines(gate: Gate, bank: Path) -> None:
+    """Every line of 01-active-context.md is one a person would write: no HTML comments, no JSON."""
+    gate("1", [_critical("demeter"), MEDIUM], feature="auth")
+    gate("2", [_critical("hermes"), _high("aphrodite"), TYPO], feature="auth")
+    gate("3", [*(_critical(a) for a in ("c1", "c2", "c3", "c4")), _high("h1"), _high("h2")], feature="auth")
+    text = (bank / "01-active-context.md").read_text()
+    for line in text.splitlines():
+        assert "<!--" not in line and "-->" not in line and '{"' not in line, line
+    assert len(load_state(bank).active.entries()) == 11  # every entry is still recognised
+
+
 def test_rerunning_an_earlier_phase_keeps_its_recorded_carry_in(gate: Gate, bank: Path) -> None:
     """The carry-in is fixed the first time a phase is gated, so a re-run is byte-identical."""
     gate("1", [MEDIUM], feature="f")

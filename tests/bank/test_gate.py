@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from summarizer.bank.layout import load_state
 from summarizer.bank.entry import content_hash
+from summarizer.bank.layout import load_state
 from summarizer.errors import EscalationRequired, InputError
 
 from .conftest import DATE, JWT, TABLE, TYPO, Gate, snapshot
@@ -147,7 +147,7 @@ def test_entries_without_a_date_take_the_request_date(gate: Gate, bank: Path) ->
 
 
 def test_a_repeated_explicit_id_in_one_batch_is_bad_input(gate: Gate, bank: Path) -> None:
-    """Two entries claiming one (date, phase, agent, id) cannot both be stored: InputError, nothing written."""
+    """Two entries claiming one (date, phase, agent, id) cannot both be stored: nothing written."""
     with pytest.raises(InputError, match="repeats the id 'a'"):
         gate("1", [{**TYPO, "id": "a"}, {**TYPO, "summary": "Another", "id": "a"}])
     assert snapshot(bank) == {}
@@ -175,7 +175,9 @@ def test_parallel_phases_in_one_batch_get_one_zz_each(gate: Gate, bank: Path) ->
     assert "# Phase 2a → Phase 3 Context" in (bank / ".tmp/ZZ-phase2a-context.md").read_text()
 
 
-def test_a_batch_with_nothing_to_compress_says_so_and_lists_the_unfinished_work(gate: Gate, bank: Path) -> None:
+def test_a_batch_with_nothing_to_compress_says_so_and_lists_the_unfinished_work(
+    gate: Gate, bank: Path
+) -> None:
     """Only protected entries: nothing compressed, said plainly; the entry is listed under Unfinished."""
     report = gate("1", [{**TYPO, "status": "in_progress (half the files)"}])
     assert report.compressed == 0 and report.skipped == 1

@@ -33,10 +33,7 @@ def test_semantic_lines_replace_the_template_and_get_labels(bank: Path) -> None:
 
     run_gate(bank, _request([TABLE, JWT, TYPO]), summarize=fake)
     assert [band for _, band, _ in seen] == ["CRITICAL", "HIGH"]
-    entries = {
-        e.agent: e
-        for e in load_state(bank).active.entries()
-    }
+    entries = {e.agent: e for e in load_state(bank).active.entries()}
     assert entries["demeter"].lines == (
         "What changed: model line 0 for CRITICAL",
         "To next agent: model line 1 for CRITICAL",
