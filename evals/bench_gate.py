@@ -3,7 +3,8 @@
 Both timings come from the same run on the same machine (it is shared and noisy), so the ratio is
 the figure to quote. Each repetition copies a fresh bank (the 100-phase one, or an empty
 directory) and times ``run_gate`` end to end: lock, stale cleanup, loading and parsing every bank
-file, scoring, allocation, rendering, cross-references, the C7 trim, atomic writes with fsync.
+file (the markdown and the ``_bank-state.json`` sidecar), scoring, allocation, rendering,
+cross-references, the C7 trim, atomic writes with fsync.
 The 100-phase bank is built with real gates; once its CRITICAL entries reach the 100-line total a
 phase's CRITICAL entries are dropped (they would escalate), and the timed batch holds none.
 
@@ -86,7 +87,11 @@ def main() -> None:
             except EscalationRequired:  # CRITICAL lines reached the 100-line total: keep the rest
                 _gate(full, phase, _no_critical(entries))
         build = time.perf_counter() - start
-        sizes = {p.name: p.stat().st_size for p in full.rglob("*.md") if p.parent.name != ".tmp"}
+        sizes = {
+            p.name: p.stat().st_size
+            for p in full.rglob("*")
+            if p.suffix in (".md", ".json") and p.parent.name != ".tmp" and p.name != "_next_id.json"
+        }
         # The full bank holds its 100 CRITICAL lines already: a CRITICAL entry would (rightly) escalate.
         batch = _no_critical(_entries(rng, args.phases + 1, args.entries * 2))[: args.entries]
         on_full, on_empty = [], []

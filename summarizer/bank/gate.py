@@ -47,9 +47,6 @@ from summarizer.errors import InputError
 
 __all__ = ["GatePlan", "GateRequest", "Summarize", "next_state_file", "plan_gate", "run_gate", "write_plan"]
 
-check_writable = atomic.check_writable  # kept importable from here for callers of the old name
-
-
 @dataclass(slots=True)
 class GatePlan:
     """The files to write (in order), the artifacts to delete, and the report."""

@@ -23,8 +23,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from summarizer.bank.entry import BankEntry
+from summarizer.bank.artifacts import ArtifactAction, classify
+from summarizer.bank.entry import BankEntry, normalise_verdict
 from summarizer.bank.markdown import Section, render_table, table_rows
+from summarizer.bank.prepare import Prepared, Unfinished
+from summarizer.facts import shorten
 
 __all__ = [
     "REVIEW_COLUMNS",
@@ -33,6 +36,8 @@ __all__ = [
     "UnfinishedRow",
     "parse_reviews",
     "parse_unfinished",
+    "record_artifact_review",
+    "record_batch",
     "render_reviews",
     "render_unfinished",
     "unfinished_rows",
@@ -104,3 +109,65 @@ def render_unfinished(rows: list[UnfinishedRow]) -> list[str]:
 def render_reviews(rows: list[ReviewRow]) -> list[str]:
     """The section body: a table, or one plain line when there is no verdict yet."""
     return render_table(REVIEW_COLUMNS, [r.cells() for r in rows]) if rows else [NONE_LINE]
+
+
+def _from_artifact(row: ReviewRow) -> bool:
+    return classify(row.subject.split(" ")[0]).kind == "REVIEW"
+
+
+def _base(agent: str) -> str:
+    return agent.split(" [")[0]  # "hermes [login-api]" -> "hermes"
+
+
+def record_batch(
+    stored: list[UnfinishedRow],
+    verdicts: list[ReviewRow],
+    feature: str,
+    prepared: Iterable[Prepared],
+    unfinished: Iterable[Unfinished],
+    reviews: Iterable[Prepared],
+) -> tuple[list[UnfinishedRow], list[ReviewRow]]:
+    """The rows after a batch: its agents' rows for its (date, phase)s replaced by what it says.
+
+    Verdicts of ``REVIEW-*`` artifacts are not an agent's batch: they stay (see
+    :func:`record_artifact_review`).
+    """
+    unfinished, reviews = list(unfinished), list(reviews)
+    groups = {p.group for p in prepared} | {(u.date, u.phase, _base(u.agent)) for u in unfinished}
+    groups |= {r.group for r in reviews}
+
+    def mine(feature_: str, date: str, phase: str, agent: str) -> bool:
+        return feature_ == feature and (date, phase, _base(agent)) in groups
+
+    rows = [r for r in stored if not mine(r.feature, r.date, r.phase, r.agent)]
+    rows += [UnfinishedRow(feature, u.phase, u.date, u.agent, u.status, u.reason) for u in unfinished]
+    kept = [
+        r for r in verdicts
+        if _from_artifact(r) or not mine(r.feature, r.date, r.phase, r.reviewer)
+    ]  # fmt: skip
+    for p in reviews:
+        who = p.agent + (f" [{p.explicit}]" if p.explicit else "")
+        verdict = normalise_verdict(p.clean.verdict or "")
+        kept.append(ReviewRow(feature, p.phase, p.date, who, verdict, shorten(p.title, 80)))
+    return rows, sorted(kept, key=ReviewRow.cells)
+
+
+def record_artifact_review(
+    verdicts: list[ReviewRow], feature: str, phase: str, date: str, action: ArtifactAction
+) -> None:
+    """A REVIEW artifact's verdict: one row per artifact, kept current (in place, sorted)."""
+    name = action.artifact.name
+    subject = name + (f" ({action.details})" if action.details else "")
+    same = [
+        i
+        for i, r in enumerate(verdicts)
+        if (r.feature, r.phase, r.subject.split(" ")[0]) == (feature, phase, name)
+    ]
+    first = verdicts[same[0]].date if same else date
+    reviewer = action.artifact.agent or "themis"
+    row = ReviewRow(feature, phase, first, reviewer, normalise_verdict(action.verdict or ""), subject)
+    if same:
+        verdicts[same[0]] = row
+    else:
+        verdicts.append(row)
+    verdicts.sort(key=ReviewRow.cells)

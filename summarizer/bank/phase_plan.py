@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from summarizer.bank.active_context import PlanRow
-from summarizer.bank.artifacts import ArtifactAction, classify, decide
+from summarizer.bank.artifacts import decide
 from summarizer.bank.engine import allocate, render_bank_lines
-from summarizer.bank.entry import BankEntry, EntryKey, normalise_verdict
-from summarizer.bank.handoff import ReviewRow, UnfinishedRow
+from summarizer.bank.entry import BankEntry, EntryKey
+from summarizer.bank.handoff import record_artifact_review, record_batch
 from summarizer.bank.layout import BankState
 from summarizer.bank.ledger import LedgerRow, open_phase, per_phase_budget, resolve_plan
 from summarizer.bank.prepare import Prepared, Unfinished
@@ -31,7 +31,6 @@ from summarizer.bank.subtasks import assign
 from summarizer.bank.xref_rules import add_entry_xrefs
 from summarizer.budget import TOTAL_BUDGET, escalation_message
 from summarizer.errors import EscalationRequired, InputError
-from summarizer.facts import shorten
 from summarizer.scrub import scrub
 
 __all__ = ["Batch", "PlanContext", "apply_artifacts", "apply_entries"]
@@ -53,6 +52,7 @@ class PlanContext:
     outcome: dict[EntryKey, str] = field(default_factory=dict)
     written: list[BankEntry] = field(default_factory=list)
     dropped: list[BankEntry] = field(default_factory=list)
+    keyed: list[Prepared] = field(default_factory=list)  # the batch's entries with their subtasks
     plans: list[PlanNote] = field(default_factory=list)
     delete: list[str] = field(default_factory=list)
     redactions: int = 0
@@ -155,35 +155,18 @@ def _keys(ctx: PlanContext, batch: Batch) -> list[Prepared]:
         group.items = [i for i in group.items if not (isinstance(i, BankEntry) and i.key in gone)]
     for entry in dropped:
         ctx.state.log.remove(section_heading(entry.date, entry.phase, entry.agent, entry.subtask))
-    ctx.dropped = dropped
+    ctx.dropped, ctx.keyed = dropped, keyed
     return keyed
 
 
 def _handoff(ctx: PlanContext, batch: Batch) -> None:
     """Replace the unfinished rows and review verdicts of every (date, phase, agent) the batch lists."""
     prepared, _, unfinished, reviews = batch
-    active, feature = ctx.state.active, ctx.request.feature
-    groups = {p.group for p in prepared} | {(u.date, u.phase, u.agent.split(" [")[0]) for u in unfinished}
-    groups |= {r.group for r in reviews}
-    active.unfinished = [
-        r for r in active.unfinished
-        if r.feature != feature or (r.date, r.phase, r.agent.split(" [")[0]) not in groups
-    ]  # fmt: skip
-    active.unfinished += [
-        UnfinishedRow(feature, u.phase, u.date, u.agent, u.status, u.reason) for u in unfinished
-    ]
+    active = ctx.state.active
+    active.unfinished, active.reviews = record_batch(
+        active.unfinished, active.reviews, ctx.request.feature, prepared, unfinished, reviews
+    )
     ctx.unfinished = len(unfinished)
-    kept = [
-        r for r in active.reviews
-        if r.feature != feature or classify(r.subject.split(" ")[0]).kind == "REVIEW"
-        or (r.date, r.phase, r.reviewer.split(" [")[0]) not in groups
-    ]  # fmt: skip
-    for p in reviews:
-        assert p.clean.verdict is not None
-        who = p.agent + (f" [{p.explicit}]" if p.explicit else "")
-        verdict = normalise_verdict(p.clean.verdict)
-        kept.append(ReviewRow(feature, p.phase, p.date, who, verdict, shorten(p.title, 80)))
-    active.reviews = sorted(kept, key=ReviewRow.cells)
 
 
 def _plan(ctx: PlanContext, phase: str) -> LedgerRow:
@@ -275,22 +258,14 @@ def _store_row(rows: list[LedgerRow], row: LedgerRow) -> None:
     rows.append(row)
 
 
-def _targets(
-    ctx: PlanContext, prepared: list[Prepared], phase: str, agent: str | None, default: str
-) -> list[LogSection]:
+def _targets(ctx: PlanContext, phase: str, agent: str | None, default: str) -> list[LogSection]:
+    """The progress-log sections an artifact's line goes to: each agent's first subtask of the phase."""
     log, date = ctx.state.log, ctx.request.date
-    headings = [
-        section_heading(e.date, e.phase, e.agent, e.subtask)
-        for e in ctx.written
-        if e.phase == phase and (agent is None or e.agent == agent)
-    ]
-    headings = headings or [
-        section_heading(p.date, p.phase, p.agent)
-        for p in prepared
-        if p.phase == phase and (agent is None or p.agent == agent) and p.subtask == "#1"
-    ]
-    if not headings:
-        headings = [section_heading(date, phase, agent or default)]
+    firsts: dict[str, str] = {}
+    for p in ctx.keyed:
+        if p.phase == phase and (agent is None or p.agent == agent):
+            firsts.setdefault(p.agent, section_heading(p.date, p.phase, p.agent, p.subtask))
+    headings = list(firsts.values()) or [section_heading(date, phase, agent or default)]
     sections = []
     for heading in headings:
         section = log.find(heading)
@@ -316,10 +291,12 @@ def apply_artifacts(ctx: PlanContext, batch: Batch) -> None:
             default = {"REVIEW": "themis", "DISC": "user"}.get(artifact.kind, "unknown")
             line, found = scrub(action.log_line)
             ctx.redactions += len(found)
-            for section in _targets(ctx, prepared, phase, artifact.agent, default):
+            for section in _targets(ctx, phase, artifact.agent, default):
                 section.add_extra(line)
         if action.verdict:
-            _review_row(ctx, action, phase)
+            record_artifact_review(
+                ctx.state.active.reviews, ctx.request.feature, phase, ctx.request.date, action
+            )
         if action.decision:
             kind, summary, links_to = (scrub(part)[0] for part in action.decision)
             ctx.state.xref.add_link(kind, summary, links_to, phase)
@@ -327,32 +304,6 @@ def apply_artifacts(ctx: PlanContext, batch: Batch) -> None:
             _plan_row(ctx, artifact.name)
         if action.delete:
             ctx.delete.append(artifact.name)
-
-
-def _review_row(ctx: PlanContext, action: ArtifactAction, phase: str) -> None:
-    """A REVIEW artifact's verdict in ``## Review Verdicts``: one row per artifact, kept current."""
-    name, feature = action.artifact.name, ctx.request.feature
-    subject = name + (f" ({action.details})" if action.details else "")
-    reviews = ctx.state.active.reviews
-    same = [
-        i
-        for i, r in enumerate(reviews)
-        if (r.feature, r.phase, r.subject.split(" ")[0]) == (feature, phase, name)
-    ]
-    date = reviews[same[0]].date if same else ctx.request.date
-    row = ReviewRow(
-        feature,
-        phase,
-        date,
-        action.artifact.agent or "themis",
-        normalise_verdict(action.verdict or ""),
-        subject,
-    )
-    if same:
-        reviews[same[0]] = row
-    else:
-        reviews.append(row)
-    reviews.sort(key=ReviewRow.cells)
 
 
 def _plan_row(ctx: PlanContext, name: str) -> None:

@@ -93,7 +93,10 @@ def _temps(bank: Path) -> list[Path]:
     return [p for p in bank.rglob("*.tmp") if p.is_file()]
 
 
-def _prepare(tmp_path: Path, *, rerun: bool = False) -> tuple[Path, str, Path, dict[str, bytes], dict[str, bytes]]:
+Snapshot = dict[str, bytes]
+
+
+def _prepare(tmp_path: Path, *, rerun: bool = False) -> tuple[Path, str, Path, Snapshot, Snapshot]:
     """A bank after phase 1, the batch to kill, the old snapshot and the snapshot of a clean run.
 
     ``rerun=False``: the phase-2 batch (new rows only). ``rerun=True``: phase 1 again with one of
