@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from summarizer.bank.entry import BankEntry, parse_header, parse_marked_block, visible_lines
+from summarizer.bank.entry import BankEntry, block_digest, parse_header, parse_marked_block, visible_lines
 from summarizer.bank.handoff import (
     ReviewRow,
     UnfinishedRow,
@@ -56,7 +56,7 @@ TITLE = "# Active Context"
 COMPLETED, PLANS, LEDGER = "Completed Phases", "Plans", "Budget Ledger"
 UNFINISHED, REVIEWS = "Unfinished", "Review Verdicts"
 _OWN = (UNFINISHED, REVIEWS, COMPLETED, PLANS, LEDGER)
-Candidates = Mapping[tuple[str, str, str, str, str], list[BankEntry]]
+Candidates = Mapping[tuple[str, str, str, str, str], list[tuple[BankEntry, str]]]
 PLAN_COLUMNS = ("Date", "Feature", "Plan", "Status")
 _GROUP_RE = re.compile(r"^### Phase (\S+) — (.+?)\s*$")
 Item = BankEntry | str  # a str is a foreign line kept verbatim
@@ -136,14 +136,14 @@ def _entry_of(
         return None
     date, agent, subtask = header
     candidates = known.get((group.feature, date, group.phase, agent, subtask), [])
-    for candidate in candidates:  # the current record, then the one the last gate replaced
-        if candidate.render() == block:
-            return candidate
     if not candidates:
         return None  # no record: a person wrote it (or the sidecar is gone); kept verbatim
-    visible = visible_lines(block)
-    # Edited by hand: the person's text stays, the record supplies the structured fields.
-    return replace(candidates[0], lines=visible) if visible else candidates[0]
+    visible = visible_lines(block) or ("",)
+    shown = block_digest(block)
+    # The current record, else the one the last gate replaced (a crash between the sidecar and this
+    # file), else the current one: a block edited by hand keeps the person's text.
+    record = next((entry for entry, digest in candidates if digest == shown), candidates[0][0])
+    return replace(record, lines=visible)
 
 
 def _parse_completed(section: Section, ctx: ActiveContext, path: Path | str, known: Candidates) -> None:

@@ -39,6 +39,7 @@ __all__ = [
     "Band",
     "BankEntry",
     "EntryKey",
+    "block_digest",
     "content_hash",
     "format_cost",
     "normalise_verdict",
@@ -58,6 +59,11 @@ _HEADER_RE = re.compile(
     r"(?:⚠️ )?[a-z_]+(?: · [A-Z][A-Z _]*)?(?: — .*)?$"
 )
 _WHO_RE = re.compile(r"^(.+?)(?: (#\d+)| \[([^\]]+)\])?$")
+
+
+def block_digest(lines: list[str] | tuple[str, ...]) -> str:
+    """First 16 hex of sha256 over text lines: how the sidecar recognises a block or a section."""
+    return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:16]
 
 
 def content_hash(date: str, phase: str, agent: str, summary: str) -> str:
@@ -130,7 +136,7 @@ class BankEntry:
             "s": self.score,
             "c": self.cost,
             "st": self.status,
-            "l": list(self.lines),
+            "r": block_digest(self.render()),
         }
         optional: dict[str, Any] = {
             "to": list(self.to_agents),
@@ -200,11 +206,11 @@ def _text(payload: dict[str, Any], name: str, *, path: Path | str, line: int | N
 
 
 def from_record(
-    payload: object, *, path: Path | str, line: int | None, lines: tuple[str, ...] | None = None
+    payload: object, *, path: Path | str, line: int | None, lines: tuple[str, ...] = ()
 ) -> BankEntry:
     """Rebuild a :class:`BankEntry` from its record (sidecar) or its old marker payload.
 
-    ``lines`` (the visible text) wins over the record's own lines; an old marker has none.
+    Neither holds the rendered lines: they are the markdown's, passed as ``lines``.
     """
     if not isinstance(payload, dict):
         raise BankFormatError(path, line, "an entry record must be a JSON object")
@@ -217,11 +223,6 @@ def from_record(
     digest = _text(payload, "h", path=path, line=line)
     if not re.fullmatch(r"[0-9a-f]{16}", digest):
         raise BankFormatError(path, line, f"entry hash {digest!r} is not 16 hex digits")
-    stored = payload.get("l", [])
-    if lines is None:
-        if not isinstance(stored, list) or not stored or not all(isinstance(x, str) for x in stored):
-            raise BankFormatError(path, line, "entry record needs its rendered lines 'l'")
-        lines = tuple(stored)
     critical_issues = payload.get("ci")
     return BankEntry(
         date=_text(payload, "d", path=path, line=line),

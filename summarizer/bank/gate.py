@@ -31,7 +31,7 @@ from summarizer.bank import atomic
 from summarizer.bank.active_context import ActiveContext, render_active_context
 from summarizer.bank.archive import append_entries, archive_file
 from summarizer.bank.engine import mask_fields, template_lines
-from summarizer.bank.entry import BankEntry
+from summarizer.bank.entry import BankEntry, block_digest
 from summarizer.bank.handoff import unfinished_rows
 from summarizer.bank.layout import BankState, load_state
 from summarizer.bank.phase_plan import PlanContext, apply_artifacts, apply_entries
@@ -47,6 +47,7 @@ from summarizer.errors import InputError
 
 __all__ = ["GatePlan", "GateRequest", "Summarize", "next_state_file", "plan_gate", "run_gate", "write_plan"]
 
+
 @dataclass(slots=True)
 class GatePlan:
     """The files to write (in order), the artifacts to delete, and the report."""
@@ -57,7 +58,7 @@ class GatePlan:
 
 
 def _log_records(log: ProgressLog) -> list[LogRecord]:
-    return [LogRecord(s.heading, s.digest, s.generated()) for s in log.sections if s.digest]
+    return [LogRecord(s.heading, s.digest, block_digest(s.generated())) for s in log.sections if s.digest]
 
 
 def next_state_file(
@@ -71,12 +72,16 @@ def next_state_file(
     entries = state.active.entries()
     log = _log_records(state.log)
     now = {(e.feature, *e.key): e for e in entries}
-    previous = [e for e in loaded if now.get((e.feature, *e.key)) != e] if entries != loaded else old.previous
+    previous = old.previous
+    if entries != loaded:
+        previous = [e.record() for e in loaded if now.get((e.feature, *e.key)) != e]
     now_log = {r.heading: r for r in log}
     log_previous = (
         [r for r in loaded_log if now_log.get(r.heading) != r] if log != loaded_log else old.log_previous
     )
-    return StateFile(entries=entries, previous=previous, log=log, log_previous=log_previous)
+    return StateFile(
+        entries=[e.record() for e in entries], previous=previous, log=log, log_previous=log_previous
+    )
 
 
 def plan_gate(state: BankState, request: GateRequest) -> GatePlan:

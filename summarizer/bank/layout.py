@@ -120,11 +120,10 @@ def load_state(root: Path) -> BankState:
     names = (paths.active, paths.progress, paths.xref, paths.next_ids, paths.state)
     texts = {p: read_bank_text(p) for p in names}
     sidecar = parse_state_file(texts[paths.state], path=paths.state)
-    known_log = {h: [(r.digest, r.body) for r in rs] for h, rs in sidecar.log_candidates().items()}
     return BankState(
         paths=paths,
         active=parse_active_context(texts[paths.active], path=paths.active, known=sidecar.entry_candidates()),
-        log=parse_progress_log(texts[paths.progress], path=paths.progress, known=known_log),
+        log=parse_progress_log(texts[paths.progress], path=paths.progress, known=sidecar.log_candidates()),
         xref=parse_xref(texts[paths.xref], texts[paths.next_ids], path=paths.xref, ids_path=paths.next_ids),
         artifacts=_artifacts(paths),
         texts=texts,

@@ -29,12 +29,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from summarizer.bank.entry import subtask_label
+from summarizer.bank.entry import block_digest, subtask_label
 from summarizer.bank.markdown import BankFormatError
 
 __all__ = ["LogSection", "ProgressLog", "parse_progress_log", "render_progress_log", "section_heading"]
 
-Known = Mapping[str, list[tuple[str, tuple[str, ...]]]]  # heading -> [(digest, generated lines)]
+Known = Mapping[str, list[tuple[str, str]]]  # heading -> [(content hash, digest of the generated lines)]
 
 TITLE = "# Progress Log"
 _HEADING_RE = re.compile(r"^### (\d{4}-\d{2}-\d{2}) — (\S+): (.+?)\s*$")
@@ -126,7 +126,7 @@ def _adopt(section: LogSection, known: Known) -> None:
     candidates = known.get(section.heading)
     if not candidates or section.digest is not None:
         return
-    shown = section.generated()
+    shown = block_digest(section.generated())
     section.digest = next((d for d, body in candidates if body == shown), candidates[0][0])
 
 
