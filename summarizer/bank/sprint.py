@@ -127,9 +127,20 @@ def injection_block(
     zz_path = BankPaths(root).tmp / zz_name(phase)
     zz = read_bank_text(zz_path)
     if zz is None:
+        gate = [
+            "summarizer",
+            "gate",
+            "--phase",
+            phase,
+            "--feature",
+            feature,
+            "--bank",
+            str(root),
+            "ENTRIES.jsonl",
+        ]
         raise NotFound(
-            f"no ZZ artifact for phase {phase!r} at {str(zz_path)!r}; run `summarizer gate "
-            f"--phase {phase} ...` first"
+            f"no ZZ artifact for phase {phase!r} at {str(zz_path)!r}; gate the phase first: "
+            + shlex.join(gate)
         )
     learned_path = (learnings or default_learnings_dir(root)) / feature / "learnings.md"
     learned = read_bank_text(learned_path)

@@ -180,3 +180,13 @@ def test_a_snake_case_table_is_a_new_table_with_its_cross_reference(gate: Gate, 
     report = gate("1", [entry])
     assert (report.critical, report.cross_refs_added) == (1, 1)
     assert "| M0001 | migration | refresh_tokens table |" in (bank / "_xref/index.md").read_text()
+
+
+def test_sprint_close_reports_the_unfinished_work_as_unresolved(gate: Gate, bank: Path) -> None:
+    """--close-sprint lists every Unfinished row as unresolved (the rows stay in the active context)."""
+    from summarizer.bank import close_sprint
+
+    gate("2", [JWT, {"summary": "Rate limiting", "from_agent": "hermes", "status": "blocked (redis)"}])
+    closed = close_sprint(bank, date=DATE)
+    assert closed.unresolved == (f"blocked entry {DATE} — 2: hermes (redis)",)
+    assert len(load_state(bank).active.unfinished) == 1
