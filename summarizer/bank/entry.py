@@ -30,9 +30,10 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from summarizer.bank.markdown import BankFormatError
+from summarizer.vocabulary import BANDS, Band
 
 __all__ = [
     "MARKER_RE",
@@ -48,8 +49,6 @@ __all__ = [
     "subtask_label",
 ]
 
-Band = Literal["CRITICAL", "HIGH", "MEDIUM", "LOW"]
-BANDS: tuple[Band, ...] = ("CRITICAL", "HIGH", "MEDIUM", "LOW")
 EntryKey = tuple[str, str, str, str]  # (date, phase, agent, subtask)
 MARKER_RE = re.compile(r"\s*<!-- bank:(\{.*\}) -->\s*$")
 FIRST = "#1"

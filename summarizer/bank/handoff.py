@@ -27,7 +27,7 @@ from summarizer.bank.artifacts import ArtifactAction, classify
 from summarizer.bank.entry import BankEntry, normalise_verdict
 from summarizer.bank.markdown import Section, render_table, table_rows
 from summarizer.bank.prepare import Prepared, Unfinished
-from summarizer.facts import shorten
+from summarizer.phasegate.facts import shorten
 
 __all__ = [
     "REVIEW_COLUMNS",

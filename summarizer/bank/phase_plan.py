@@ -29,8 +29,8 @@ from summarizer.bank.report import GateReport, PhaseBudget, PlanNote
 from summarizer.bank.request import GateRequest
 from summarizer.bank.subtasks import assign
 from summarizer.bank.xref_rules import add_entry_xrefs
-from summarizer.budget import TOTAL_BUDGET, escalation_message
 from summarizer.errors import EscalationRequired, InputError
+from summarizer.phasegate.budget import TOTAL_BUDGET, escalation_message
 from summarizer.scrub import scrub
 
 __all__ = ["Batch", "PlanContext", "apply_artifacts", "apply_entries"]

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from summarizer.bank.entry import EntryKey, content_hash
 from summarizer.bank.request import GateRequest
 from summarizer.errors import InputError
-from summarizer.facts import shorten
-from summarizer.models import SubtaskSummary
-from summarizer.phase import scrub_entry
-from summarizer.scoring import Score, score_entry
+from summarizer.phasegate.facts import shorten
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import Score, score_entry
+from summarizer.phasegate.service import scrub_entry
+from summarizer.phasegate.templates import first_sentence
 from summarizer.scrub import scrub
-from summarizer.templates import first_sentence
 
 __all__ = ["Prepared", "Unfinished", "prepare_entries"]
 

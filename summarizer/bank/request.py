@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from summarizer.errors import InputError
-from summarizer.models import SubtaskSummary
-from summarizer.scoring import Band
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import Band
 
 __all__ = ["DEFAULT_ESTIMATED_PHASES", "GateRequest", "Summarize"]
 

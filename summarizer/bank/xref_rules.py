@@ -9,7 +9,7 @@
   unblocking entry in Decision Links (type ``unblocked``); one with an ``unblocks`` field records
   what it unblocked (type ``unblocks``).
 
-The facts come from :func:`summarizer.facts.extract_facts` over the scrubbed summary, so no secret
+The facts come from :func:`summarizer.phasegate.facts.extract_facts` over the scrubbed summary, so no secret
 can become an entity name.
 """
 
@@ -22,8 +22,8 @@ from summarizer.bank.entry import BankEntry
 from summarizer.bank.prepare import Prepared
 from summarizer.bank.progress_log import section_heading
 from summarizer.bank.xref import XrefIndex
-from summarizer.facts import extract_facts, shorten
-from summarizer.keywords import find_concepts
+from summarizer.phasegate.facts import extract_facts, shorten
+from summarizer.phasegate.keywords import find_concepts
 
 __all__ = ["add_entry_xrefs"]
 
