@@ -31,7 +31,7 @@ from summarizer.bank import atomic
 from summarizer.bank.active_context import ActiveContext, render_active_context
 from summarizer.bank.archive import append_entries, archive_file
 from summarizer.bank.engine import mask_fields, template_lines
-from summarizer.bank.entry import BankEntry, block_digest
+from summarizer.bank.entry import BankEntry
 from summarizer.bank.handoff import unfinished_rows
 from summarizer.bank.layout import BankState, load_state
 from summarizer.bank.phase_plan import PlanContext, apply_artifacts, apply_entries
@@ -58,7 +58,7 @@ class GatePlan:
 
 
 def _log_records(log: ProgressLog) -> list[LogRecord]:
-    return [LogRecord(s.heading, s.digest, block_digest(s.generated())) for s in log.sections if s.digest]
+    return [LogRecord(s.heading, s.digest, s.shown()) for s in log.sections if s.digest]
 
 
 def next_state_file(

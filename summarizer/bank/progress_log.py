@@ -60,6 +60,7 @@ class LogSection:
     digest: str | None = None
     body: list[str] = field(default_factory=list)  # generated lines (ours) or verbatim lines
     extras: list[str] = field(default_factory=list)
+    cache: tuple[list[str], int, str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def keyed(self) -> bool:
@@ -75,10 +76,16 @@ class LogSection:
 
     def generated(self) -> tuple[str, ...]:
         """The body without trailing blank lines (what the sidecar records for our sections)."""
-        body = list(self.body)
-        while body and not body[-1].strip():
-            body.pop()
-        return tuple(body)
+        end = len(self.body)
+        while end and not self.body[end - 1].strip():
+            end -= 1
+        return tuple(self.body[:end])
+
+    def shown(self) -> str:
+        """Digest of :meth:`generated`, cached: a gate asks for it several times per section."""
+        if self.cache is None or self.cache[0] is not self.body or self.cache[1] != len(self.body):
+            self.cache = (self.body, len(self.body), block_digest(self.generated()))
+        return self.cache[2]
 
     def render(self) -> list[str]:
         """Lines of the section, heading first."""
@@ -126,7 +133,7 @@ def _adopt(section: LogSection, known: Known) -> None:
     candidates = known.get(section.heading)
     if not candidates or section.digest is not None:
         return
-    shown = block_digest(section.generated())
+    shown = section.shown()
     section.digest = next((d for d, body in candidates if body == shown), candidates[0][0])
 
 

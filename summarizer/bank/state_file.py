@@ -118,8 +118,11 @@ def parse_state_file(text: str | None, *, path: Path | str) -> StateFile:
     return state
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
 def _dump(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return _ENCODER.encode(value)
 
 
 def render_state_file(state: StateFile) -> str:
