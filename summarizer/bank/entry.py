@@ -84,7 +84,7 @@ def subtask_label(subtask: str) -> str:
     """How the subtask shows after the agent: nothing for ``#1``, `` #2``, or `` [login-api]``."""
     if subtask == FIRST:
         return ""
-    return f" {subtask}" if re.fullmatch(r"#\d+", subtask) else f" [{subtask}]"
+    return f" {subtask}" if subtask[:1] == "#" and subtask[1:].isdigit() else f" [{subtask}]"
 
 
 @dataclass(frozen=True, slots=True)
