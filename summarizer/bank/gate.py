@@ -125,7 +125,8 @@ def plan_gate(state: BankState, request: GateRequest) -> GatePlan:
     stage(paths.progress, render_progress_log(state.log))
     stage(paths.active, render_active_context(state.active))
     zz_names = []
-    groups = list(plan_ctx.groups) or [(request.feature, request.phase)] * bool(plan_ctx.unfinished)
+    # Every phase the batch touched; a batch of unfinished work only still gets its hand-off.
+    groups = list(dict.fromkeys([*plan_ctx.groups, *((request.feature, u.phase) for u in batch[2])]))
     for feature, phase in groups:
         group = state.active.group(feature, phase) if (feature, phase) in plan_ctx.groups else None
         row = next((r for r in state.active.ledger if (r.feature, r.phase) == (feature, phase)), None)
