@@ -1,0 +1,300 @@
+"""``summarizer run``: run a command the way an agent's shell would, and hand back what it printed.
+
+The unit an agent calls (SPEC, agent integration): one merged stream, the command's own exit
+status, the original kept for ``restore``, small outputs streamed as they come.
+
+* **One stream, in write order.** The child's stdout and stderr are the *same* pipe, so the
+  kernel orders the bytes as the child wrote them. A pty would also merge them, but it makes the
+  child think it talks to a terminal (colours, progress bars, pagers) and is not what an agent's
+  shell gives it.
+* **Exit status.** The child's, or 128+N when a signal N ended it; a command that cannot start
+  gets the shell's message and 127 (not found) or 126 (not executable). A shell string
+  (``summarizer run "make && make test"``) runs through ``$SHELL -c``.
+* **Signals.** SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded to the child, which stays in our
+  process group (an agent that kills the group, or a terminal's Ctrl-C, reaches it directly too;
+  standard signals do not queue, so a doubled delivery collapses into one). The child's output up
+  to that point is still compressed and stored.
+* **Interactive.** With a terminal on stdin the command is executed in place of this process,
+  untouched: nothing to compress, and the terminal stays the child's.
+* **Fast start.** This module is the standard library only. The output is read into memory up to
+  the pass-through bound (``floor`` or ``target``, 10,000 tokens by default): a token is at least
+  one byte of valid UTF-8, so an output that fits in that many bytes passes through without the
+  tokenizer, pydantic or the compression engine ever being imported. The first
+  :data:`STREAM_BYTES` are written as they arrive; the rest of a small output when the command
+  ends. Larger outputs go to :mod:`summarizer.agents.run_compress`.
+
+A large output whose head was already streamed is followed by a marker line and the compressed
+rendering of the whole output (every coordinate in one place, at the cost of at most
+:data:`STREAM_BYTES` printed twice).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import select
+import signal
+import sys
+
+__all__ = ["DEFAULT_THRESHOLD", "STREAM_BYTES", "USAGE", "ChildOutput", "RunCall", "exit_status",
+           "main", "parse", "passthrough_bound", "spawn"]  # fmt: skip
+
+# The compressor's default pass-through threshold in tokens (summarizer.output.models, which
+# imports pydantic: tests/agents/test_run.py checks the two agree).
+DEFAULT_THRESHOLD = 10_000
+DEFAULT_FLOOR = 500
+STREAM_BYTES = 4096
+_READ = 65536
+_FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+
+USAGE = """\
+Usage: summarizer run [OPTIONS] -- CMD [ARGS...]
+       summarizer run [OPTIONS] "shell string"
+
+  Run CMD with stdout and stderr merged in write order and print its output: unchanged when
+  small (streamed as it comes), compressed when large, with every error coordinate kept and the
+  full original stored for `summarizer restore`. Exits with CMD's own status (128+N for a
+  signal; 127/126 when it cannot start). A shell string runs through $SHELL -c.
+
+Options:
+  --target N   Token budget for a large output (default: 3,000 above 10,000 tokens).
+  --floor N    Outputs with at most N tokens always pass through (default: 500).
+  -h, --help   Show this message and exit.
+"""
+
+
+class RunCall:
+    """A parsed ``summarizer run`` command line."""
+
+    __slots__ = ("argv", "floor", "target")
+
+    def __init__(self, argv: list[str], target: int | None = None, floor: int = DEFAULT_FLOOR) -> None:
+        self.argv = argv
+        self.target = target
+        self.floor = floor
+
+
+def parse(args: list[str], env: dict[str, str] | os._Environ[str]) -> RunCall | str:
+    """The call, or ``"help"``, or a one-line usage error (a string starting with ``error:``)."""
+    target: int | None = None
+    floor = DEFAULT_FLOOR
+    rest = list(args)
+    while rest and rest[0].startswith("-") and rest[0] != "--":
+        option = rest.pop(0)
+        if option in ("-h", "--help"):
+            return "help"
+        name, has_value, value = option.partition("=")
+        if name not in ("--target", "--floor"):
+            return f"error: no such option: {option}; see `summarizer run --help`"
+        if not has_value:
+            if not rest:
+                return f"error: option {name} requires a number; see `summarizer run --help`"
+            value = rest.pop(0)
+        if not value.isdigit() or (name == "--target" and int(value) < 1):
+            kind = "positive whole number" if name == "--target" else "whole number"
+            return f"error: {name} needs a {kind}, not {value!r}"
+        if name == "--target":
+            target = int(value)
+        else:
+            floor = int(value)
+    if rest and rest[0] == "--":
+        argv = rest[1:]
+    elif len(rest) == 1:
+        argv = [env.get("SHELL") or "/bin/sh", "-c", rest[0]]
+    else:
+        argv = rest
+    if not argv or not argv[0]:
+        return "error: no command given; use `summarizer run -- CMD [ARGS...]`"
+    return RunCall(argv, target, floor)
+
+
+def passthrough_bound(call: RunCall) -> int:
+    """Outputs of at most this many bytes (valid UTF-8) surely pass through: tokens <= bytes."""
+    return max(call.floor, call.target if call.target is not None else DEFAULT_THRESHOLD)
+
+
+def exit_status(wait_status: int) -> int:
+    """The shell's convention: the exit code, or 128+N for a signal N."""
+    code = os.waitstatus_to_exitcode(wait_status)
+    return code if code >= 0 else 128 - code
+
+
+def _cannot_start(command: str, exc: OSError) -> int:
+    """Print the shell's usual message; 127 for not found, 126 for found but not executable."""
+    if isinstance(exc, FileNotFoundError):
+        reason, code = ("No such file or directory" if "/" in command else "command not found"), 127
+    elif isinstance(exc, IsADirectoryError) or os.path.isdir(command):
+        reason, code = "Is a directory", 126
+    else:
+        reason, code = (exc.strerror or str(exc)), 126
+    os.write(2, f"summarizer: {command}: {reason}\n".encode("utf-8", "replace"))
+    return code
+
+
+def spawn(argv: list[str], out_fd: int) -> int:
+    """Start ``argv`` with stdout and stderr both on ``out_fd`` (stdin inherited); its pid.
+
+    SIGPIPE and SIGXFSZ go back to their defaults: Python ignores them, and an ignored signal
+    would stay ignored in the child (``yes | head`` would then never end).
+    """
+    actions = [(os.POSIX_SPAWN_DUP2, out_fd, 1), (os.POSIX_SPAWN_DUP2, out_fd, 2)]
+    return os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions,
+                           setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))  # fmt: skip
+
+
+class ChildOutput:
+    """The read end of the child's pipe: ``read(n)`` blocks until ``n`` bytes or the end.
+
+    The end is EOF, or the child having exited while a background grandchild still holds the
+    pipe open (``cmd &``): then whatever is buffered is drained and the stream ends, instead of
+    waiting for the grandchild. :attr:`status` is the wait status once the child was reaped.
+    """
+
+    def __init__(self, fd: int, pid: int) -> None:
+        self.fd = fd
+        self.pid = pid
+        self.status: int | None = None
+        self._done = False
+
+    def _reap(self, flags: int) -> bool:
+        if self.status is None:
+            pid, status = os.waitpid(self.pid, flags)
+            if pid == 0:
+                return False
+            self.status = status
+        return True
+
+    def read_some(self) -> bytes:
+        """The next bytes the child wrote (as few as are ready), or b"" at the end."""
+        while not self._done:
+            ready, _, _ = select.select([self.fd], [], [], 0.2 if self.status is None else 0)
+            if ready:
+                data = os.read(self.fd, _READ)
+                if data:
+                    return data
+                self._done = True
+            elif self._reap(os.WNOHANG):
+                # The child is gone but the pipe is still open: drain what is there and stop.
+                os.set_blocking(self.fd, False)
+                try:
+                    data = os.read(self.fd, _READ)
+                except BlockingIOError:
+                    data = b""
+                if data:
+                    return data
+                self._done = True
+        return b""
+
+    def read(self, size: int = -1) -> bytes:
+        """Up to ``size`` bytes (all when negative), fewer only at the end."""
+        parts: list[bytes] = []
+        got = 0
+        while size < 0 or got < size:
+            data = self.read_some()
+            if not data:
+                break
+            parts.append(data)
+            got += len(data)
+        return b"".join(parts)
+
+    def wait(self) -> int:
+        """Reap the child; its exit status (128+N for a signal)."""
+        self._reap(0)
+        assert self.status is not None
+        return exit_status(self.status)
+
+
+class _Forwarder:
+    """Signal handler: pass the signal to the child while it runs; exit once it is gone."""
+
+    def __init__(self) -> None:
+        self.child: ChildOutput | None = None
+
+    def __call__(self, signum: int, frame: object) -> None:
+        child = self.child
+        if child is not None and child.status is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(child.pid, signum)
+            return
+        if child is not None:  # the command has ended and we are compressing: stop now
+            os._exit(128 + signum)
+
+
+def write_all(fd: int, data: bytes | memoryview) -> bool:
+    """Write everything; False when the reader went away (the run still completes and stores)."""
+    view = memoryview(data)
+    try:
+        while view:
+            view = view[os.write(fd, view) :]
+    except BrokenPipeError:
+        return False
+    return True
+
+
+def _exec_untouched(argv: list[str]) -> int:
+    try:
+        os.execvp(argv[0], argv)
+    except OSError as exc:
+        return _cannot_start(argv[0], exc)
+    raise AssertionError("unreachable: exec does not return")
+
+
+def main(args: list[str]) -> int:
+    """Run ``summarizer run ARGS``; the exit status."""
+    call = parse(args, os.environ)
+    if call == "help":
+        sys.stdout.write(USAGE)
+        return 0
+    if isinstance(call, str):
+        os.write(2, f"summarizer run: {call.removeprefix('error: ')}\n".encode("utf-8", "replace"))
+        return 2
+    if os.isatty(0):
+        return _exec_untouched(call.argv)
+    forwarder = _Forwarder()
+    for signum in _FORWARDED:
+        signal.signal(signum, forwarder)
+    read_fd, write_fd = os.pipe()
+    try:
+        pid = spawn(call.argv, write_fd)
+    except OSError as exc:
+        return _cannot_start(call.argv[0], exc)
+    finally:
+        os.close(write_fd)
+    child = ChildOutput(read_fd, pid)
+    forwarder.child = child
+    return _relay(call, child)
+
+
+def _relay(call: RunCall, child: ChildOutput) -> int:
+    """Stream the head, keep the output up to the pass-through bound, decide, print."""
+    bound = passthrough_bound(call)
+    held: list[bytes] = []
+    size = 0
+    streamed = 0
+    stdout_open = True
+    while size <= bound:
+        data = child.read_some()
+        if not data:
+            break
+        held.append(data)
+        if stdout_open and streamed < STREAM_BYTES:
+            piece = data[: STREAM_BYTES - streamed]
+            stdout_open = write_all(1, piece)
+            streamed += len(piece)
+        size += len(data)
+    head = b"".join(held)
+    if size <= bound and _is_utf8(head):
+        if stdout_open and size > streamed:
+            write_all(1, memoryview(head)[streamed:])
+        return child.wait()
+    from summarizer.agents.run_compress import compress_run
+
+    return compress_run(call, child, head, streamed if stdout_open else None)
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
