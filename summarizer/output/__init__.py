@@ -19,9 +19,17 @@ if TYPE_CHECKING:
 
 # Loaded on first use (PEP 562): `summarizer run` imports summarizer.output.originals on its cold
 # path, and importing this package must not pull pydantic in through the models.
-_LAZY = {"compress": "compressor", "Coordinate": "models", "OutputOptions": "models",
-         "OutputResult": "models", "PatternSummary": "models", "Sample": "models",
-         "OriginalNotStored": "originals", "OriginalStore": "originals", "parse_range": "originals"}  # fmt: skip
+_LAZY = {
+    "compress": "compressor",
+    "Coordinate": "models",
+    "OutputOptions": "models",
+    "OutputResult": "models",
+    "PatternSummary": "models",
+    "Sample": "models",
+    "OriginalNotStored": "originals",
+    "OriginalStore": "originals",
+    "parse_range": "originals",
+}
 
 
 def __getattr__(name: str) -> Any:
