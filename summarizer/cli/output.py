@@ -59,7 +59,7 @@ def output(source: str, target: int | None, exit_code: int | None, as_json: bool
     from summarizer.output import OriginalNotStored, OriginalStore, OutputOptions, compress
 
     settings = Settings.load(os.environ)
-    store = OriginalStore(settings.store_dir)
+    store = OriginalStore.configured(settings.store_dir, os.environ)
     stream = _open(source)
     try:
         try:
@@ -73,6 +73,10 @@ def output(source: str, target: int | None, exit_code: int | None, as_json: bool
             stream.close()
     if result.bytes == 0:
         raise InputError(f"input {source!r} is empty; give it some content")
+    if store.dropped is not None:
+        click.echo(f"summarizer output: the input ({store.dropped[1]:,} bytes) is over "
+                   "SUMMARIZER_ORIGINALS_MAX_BYTES; its original was not stored, so restore cannot "
+                   "give it back", err=True)  # fmt: skip
     if as_json:
         emit_json(result.model_dump(mode="json"))
         return
@@ -125,7 +129,7 @@ def restore(restore_id: str, lines: str | None) -> None:
     """Print a stored original back, byte-identical, whole or by line range."""
     from summarizer.output import OriginalStore, parse_range
 
-    store = OriginalStore(Settings.load(os.environ).store_dir)
+    store = OriginalStore.configured(Settings.load(os.environ).store_dir, os.environ)
     span = parse_range(lines) if lines is not None else None
     out = sys.stdout.buffer
     for block in store.iter_bytes(restore_id, span):

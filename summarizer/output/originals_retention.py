@@ -175,7 +175,8 @@ def maintain(directory: str, policy: RetentionPolicy, *, now: float | None = Non
              everything: bool = False) -> Maintenance:  # fmt: skip
     """Remove orphaned partials and evict originals past the age limit or over the size cap.
 
-    ``everything`` evicts every original not protected by the grace period (``cache prune --all``).
+    ``everything`` evicts every original (``cache prune --all``); a live writer's partial file is
+    still never touched.
     """
     now = time.time() if now is None else now
     done = Maintenance()
@@ -196,7 +197,7 @@ def maintain(directory: str, policy: RetentionPolicy, *, now: float | None = Non
     total = sum(size for _, size, _ in originals)
     evicted: list[tuple[str, str]] = []
     for mtime, size, name in originals:
-        if now - mtime <= policy.grace_s:
+        if now - mtime <= policy.grace_s and not everything:
             break  # sorted: everything after is younger still
         if everything:
             reason = "cache prune --all"
