@@ -108,7 +108,7 @@ def wrap_reason(command: str, line: CommandLine, excludes: list[str], background
         return "heredoc"
     if background or line.background:
         return "background job"
-    for words in line.segments:
+    for words in line.programs():
         program = os.path.basename(words[0])
         if program in ("summarizer", "rtk"):
             return "already wrapped"
@@ -181,9 +181,7 @@ def answer(
         )
     elif decision == "allow" and not bypass:
         output["permissionDecision"] = "allow"
-        output["permissionDecisionReason"] = (
-            "allowed by your rules for the original command; output compressed"
-        )
+        output["permissionDecisionReason"] = "your rules allow the original command; output compressed"
     output["updatedInput"] = {**tool_input, "command": rewrite(command, line, executable)}
     return {"hookSpecificOutput": output}
 

@@ -133,7 +133,7 @@ def matches(pattern: str, command: str, *, liberal: bool) -> bool:
 def decide(rules: Rules, command: str, line: CommandLine) -> str | None:
     """``"deny"``, ``"ask"``, ``"allow"`` or ``None`` (no rule) for the original ``command``."""
     parts = line.texts()
-    candidates = [command.strip(), *parts]
+    candidates = [command.strip(), *parts, *(" ".join(words) for words in line.programs())]
     if any(matches(p, c, liberal=True) for p in rules.deny for c in candidates):
         return "deny"
     if any(matches(p, c, liberal=True) for p in rules.ask for c in candidates):

@@ -34,6 +34,23 @@ class CommandLine:
         """Each segment as one string (words joined by single spaces)."""
         return [" ".join(words) for words in self.segments if words]
 
+    def programs(self) -> list[list[str]]:
+        """Each segment's words from its program name on (leading ``VAR=value`` words dropped)."""
+        out = []
+        for words in self.segments:
+            i = 0
+            while i < len(words) - 1 and _is_assignment(words[i]):
+                i += 1
+            out.append(words[i:])
+        return out
+
+
+def _is_assignment(word: str) -> bool:
+    name, equals, _ = word.partition("=")
+    return bool(equals) and bool(name) and (name[0].isalpha() or name[0] == "_") and all(
+        c.isalnum() or c == "_" for c in name
+    )
+
 
 def read_command(command: str) -> CommandLine:
     """Split ``command`` into simple commands and words (see the module docstring)."""
