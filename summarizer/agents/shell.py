@@ -47,8 +47,11 @@ class CommandLine:
 
 def _is_assignment(word: str) -> bool:
     name, equals, _ = word.partition("=")
-    return bool(equals) and bool(name) and (name[0].isalpha() or name[0] == "_") and all(
-        c.isalnum() or c == "_" for c in name
+    return (
+        bool(equals)
+        and bool(name)
+        and (name[0].isalpha() or name[0] == "_")
+        and all(c.isalnum() or c == "_" for c in name)
     )
 
 

@@ -25,8 +25,10 @@ def summarizer() -> str:
     return str(SUMMARIZER)
 
 
-def run_cli(exe: str, *args: str, stdin: bytes | None = b"", timeout: float = 60,
-            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:  # fmt: skip
+def run_cli(
+    exe: str, *args: str, stdin: bytes | None = b"", timeout: float = 60, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
     """Run the console script with stdin from bytes (never a terminal), capturing both streams."""
-    return subprocess.run([exe, *args], input=stdin, capture_output=True, timeout=timeout,
-                          env={**os.environ, **(env or {})})  # fmt: skip
+    return subprocess.run(
+        [exe, *args], input=stdin, capture_output=True, timeout=timeout, env={**os.environ, **(env or {})}
+    )

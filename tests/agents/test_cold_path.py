@@ -30,12 +30,15 @@ def _loaded(args: list[str], stdin: bytes, tmp_path: Path) -> tuple[set[str], by
     return {m for m in line.removeprefix("LOADED:").split(",") if m}, done.stdout
 
 
-@pytest.mark.parametrize(("args", "stdin"), [
-    (["run", "--", "echo", "hi"], b""),
-    (["run", "--", sys.executable, "-c", "print('x' * 9000)"], b""),
-    (["output"], b"two\nlines\n"),
-    (["hook", "claude"], b'{"tool_name": "Bash", "tool_input": {"command": "pytest"}, "cwd": "/tmp"}'),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("args", "stdin"),
+    [
+        (["run", "--", "echo", "hi"], b""),
+        (["run", "--", sys.executable, "-c", "print('x' * 9000)"], b""),
+        (["output"], b"two\nlines\n"),
+        (["hook", "claude"], b'{"tool_name": "Bash", "tool_input": {"command": "pytest"}, "cwd": "/tmp"}'),
+    ],
+)
 def test_the_pass_through_path_imports_nothing_heavy(args: list[str], stdin: bytes, tmp_path: Path) -> None:
     """No pydantic, click, litellm, mcp, tokenizer or settings model on the path that decides."""
     loaded, out = _loaded(args, stdin, tmp_path)
@@ -50,8 +53,9 @@ def test_a_large_output_loads_the_engine(tmp_path: Path) -> None:
     assert "summarizer.output.models" in loaded and b"summarizer restore" in out
 
 
-@pytest.mark.parametrize("env", [{"SUMMARIZER_CACHE_DIR": "/c"}, {"XDG_CACHE_HOME": "/x", "HOME": "/h"},
-                                 {"HOME": "/home/u"}])  # fmt: skip
+@pytest.mark.parametrize(
+    "env", [{"SUMMARIZER_CACHE_DIR": "/c"}, {"XDG_CACHE_HOME": "/x", "HOME": "/h"}, {"HOME": "/home/u"}]
+)
 def test_the_light_store_path_equals_the_settings_one(env: dict[str, str]) -> None:
     """The cold path computes the originals directory exactly as Settings does."""
     assert store_dir(env) == str(Settings.load(env).store_dir)

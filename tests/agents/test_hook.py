@@ -22,9 +22,16 @@ def _env(home: Path, rules: dict[str, list[str]]) -> dict[str, str]:
 
 
 def _event(command: str, mode: str = "default", project: Path | None = None) -> dict[str, object]:
-    return {"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": str(project or "/nonexistent"),
-            "permission_mode": mode, "hook_event_name": "PreToolUse", "tool_name": "Bash",
-            "tool_input": {"command": command, "description": "Run the tests"}, "tool_use_id": "toolu_1"}  # fmt: skip
+    return {
+        "session_id": "s1",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": str(project or "/nonexistent"),
+        "permission_mode": mode,
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "Run the tests"},
+        "tool_use_id": "toolu_1",
+    }
 
 
 REWRITTEN = {"command": "summarizer run -- npm test", "description": "Run the tests"}
@@ -32,22 +39,65 @@ CASES = [
     # (rule kind holding "Bash(npm test:*)", permission mode, the exact reply)
     ("deny", "default", None),
     ("deny", "bypassPermissions", None),
-    ("ask", "default", {"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "ask",
-        "permissionDecisionReason": ASK_REASON + "your rules ask before running it", "updatedInput": REWRITTEN}}),
-    ("ask", "bypassPermissions", {"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "ask",
-        "permissionDecisionReason": ASK_REASON + "your rules ask before running it", "updatedInput": REWRITTEN}}),
-    (None, "default", {"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "ask",
-        "permissionDecisionReason": ASK_REASON + "no rule of yours allows it", "updatedInput": REWRITTEN}}),
-    (None, "bypassPermissions", {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": REWRITTEN}}),
-    ("allow", "default", {"hookSpecificOutput": {
-        "hookEventName": "PreToolUse", "permissionDecision": "allow",
-        "permissionDecisionReason": "your rules allow the original command; output compressed",
-        "updatedInput": REWRITTEN}}),
-    ("allow", "bypassPermissions", {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": REWRITTEN}}),
-]  # fmt: skip
+    (
+        "ask",
+        "default",
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "ask",
+                "permissionDecisionReason": ASK_REASON + "your rules ask before running it",
+                "updatedInput": REWRITTEN,
+            }
+        },
+    ),
+    (
+        "ask",
+        "bypassPermissions",
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "ask",
+                "permissionDecisionReason": ASK_REASON + "your rules ask before running it",
+                "updatedInput": REWRITTEN,
+            }
+        },
+    ),
+    (
+        None,
+        "default",
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "ask",
+                "permissionDecisionReason": ASK_REASON + "no rule of yours allows it",
+                "updatedInput": REWRITTEN,
+            }
+        },
+    ),
+    (
+        None,
+        "bypassPermissions",
+        {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": REWRITTEN}},
+    ),
+    (
+        "allow",
+        "default",
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "allow",
+                "permissionDecisionReason": "your rules allow the original command; output compressed",
+                "updatedInput": REWRITTEN,
+            }
+        },
+    ),
+    (
+        "allow",
+        "bypassPermissions",
+        {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": REWRITTEN}},
+    ),
+]
 
 
 @pytest.mark.parametrize(("kind", "mode", "expected"), CASES)
@@ -60,8 +110,16 @@ def test_each_rule_and_mode_gives_exactly_this_reply(
 
 
 @pytest.mark.parametrize("rule", ["Bash(rm:*)", "Bash(rm -rf *)", "Bash", "Bash(*)", "Bash(rm -rf build)"])
-@pytest.mark.parametrize("command", ["rm -rf build", "make && rm -rf build", "make; rm -rf build | cat",
-                                     "echo $(rm -rf build)", "FOO=1 rm -rf build"])  # fmt: skip
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf build",
+        "make && rm -rf build",
+        "make; rm -rf build | cat",
+        "echo $(rm -rf build)",
+        "FOO=1 rm -rf build",
+    ],
+)
 @pytest.mark.parametrize("mode", ["default", "bypassPermissions", "acceptEdits"])
 def test_a_deny_listed_command_is_never_rewritten(tmp_path: Path, rule: str, command: str, mode: str) -> None:
     """Whatever else the line holds, and in every mode, a deny match means no reply at all."""
@@ -80,7 +138,9 @@ def test_project_and_local_settings_count_and_a_broken_file_means_ask(tmp_path: 
     """Rules come from the project's .claude files too; an unreadable one never yields allow."""
     project = tmp_path / "proj"
     (project / ".claude").mkdir(parents=True)
-    (project / ".claude" / "settings.local.json").write_text('{"permissions": {"deny": ["Bash(make deploy)"]}}')
+    (project / ".claude" / "settings.local.json").write_text(
+        '{"permissions": {"deny": ["Bash(make deploy)"]}}'
+    )
     env = _env(tmp_path / "home", {"allow": ["Bash(make:*)"]})
     assert answer(_event("make deploy", project=project), env) is None
     (project / ".claude" / "settings.json").write_text("{not json")
@@ -88,13 +148,33 @@ def test_project_and_local_settings_count_and_a_broken_file_means_ask(tmp_path: 
     assert reply is not None and reply["hookSpecificOutput"]["permissionDecision"] == "ask"  # type: ignore[index]
 
 
-@pytest.mark.parametrize("command", [
-    "cat README.md", "head -50 log.txt", "tail -f app.log", "sed -n 1,20p x.py", "git diff HEAD~1",
-    "git show abc123", "jq . data.json", "grep -rn foo src", "summarizer run -- pytest",
-    "/usr/local/bin/summarizer output x", "cat <<EOF > x\nhi\nEOF", "python3 - <<'PY'\nprint(1)\nPY",
-    "vim x.py", "python3", "git rebase -i HEAD~3", "git commit", "cd src && make", "export X=1",
-    "npm run dev &", "source .venv/bin/activate && pytest", "pytest | head -20", "echo 'unbalanced",
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat README.md",
+        "head -50 log.txt",
+        "tail -f app.log",
+        "sed -n 1,20p x.py",
+        "git diff HEAD~1",
+        "git show abc123",
+        "jq . data.json",
+        "grep -rn foo src",
+        "summarizer run -- pytest",
+        "/usr/local/bin/summarizer output x",
+        "cat <<EOF > x\nhi\nEOF",
+        "python3 - <<'PY'\nprint(1)\nPY",
+        "vim x.py",
+        "python3",
+        "git rebase -i HEAD~3",
+        "git commit",
+        "cd src && make",
+        "export X=1",
+        "npm run dev &",
+        "source .venv/bin/activate && pytest",
+        "pytest | head -20",
+        "echo 'unbalanced",
+    ],
+)
 def test_commands_that_must_not_be_wrapped_are_left_alone(tmp_path: Path, command: str) -> None:
     """Verbatim content, already wrapped, heredocs, interactive, shell state, background: no reply."""
     env = _env(tmp_path / "home", {"allow": ["Bash"]})
@@ -123,17 +203,29 @@ def test_rewrites_keep_the_shells_reading_of_the_command() -> None:
     """A simple command is prefixed (the agent's shell still expands it); anything else goes in
     as one quoted shell string, so pipes and redirections stay inside the wrapped command."""
     assert rewrite("pytest -k 'a and b' $ARGS", read_command("pytest -k 'a and b' $ARGS")) == (
-        "summarizer run -- pytest -k 'a and b' $ARGS")
+        "summarizer run -- pytest -k 'a and b' $ARGS"
+    )
     line = "make 2>&1 > build.log && echo it's done"
-    assert rewrite(line, read_command(line)) == "summarizer run 'make 2>&1 > build.log && echo it'\"'\"'s done'"
+    assert (
+        rewrite(line, read_command(line)) == "summarizer run 'make 2>&1 > build.log && echo it'\"'\"'s done'"
+    )
 
 
-@pytest.mark.parametrize(("pattern", "command", "strict", "liberal"), [
-    ("npm test:*", "npm test", True, True), ("npm test:*", "npm test --watch", True, True),
-    ("npm test:*", "npm tester", False, False), ("ls *", "ls -la", True, True), ("ls *", "ls", False, True),
-    ("git * main", "git push origin main", True, True), ("make", "make all", False, False),
-])  # fmt: skip
-def test_rule_patterns_match_like_claude_codes(pattern: str, command: str, strict: bool, liberal: bool) -> None:
+@pytest.mark.parametrize(
+    ("pattern", "command", "strict", "liberal"),
+    [
+        ("npm test:*", "npm test", True, True),
+        ("npm test:*", "npm test --watch", True, True),
+        ("npm test:*", "npm tester", False, False),
+        ("ls *", "ls -la", True, True),
+        ("ls *", "ls", False, True),
+        ("git * main", "git push origin main", True, True),
+        ("make", "make all", False, False),
+    ],
+)
+def test_rule_patterns_match_like_claude_codes(
+    pattern: str, command: str, strict: bool, liberal: bool
+) -> None:
     """`:*` is a word prefix, `*` a wildcard; a bare `cmd` matches only for deny/ask (liberal)."""
     assert matches(pattern, command, liberal=False) is strict
     assert matches(pattern, command, liberal=True) is liberal
@@ -141,8 +233,14 @@ def test_rule_patterns_match_like_claude_codes(pattern: str, command: str, stric
 
 def test_decide_orders_deny_before_ask_before_allow(tmp_path: Path) -> None:
     """One part denied denies the line; asks win over allows."""
-    env = _env(tmp_path / "home", {"allow": ["Bash(make:*)", "Bash(git push:*)"], "ask": ["Bash(git push:*)"],
-                                   "deny": ["Bash(git push --force:*)"]})  # fmt: skip
+    env = _env(
+        tmp_path / "home",
+        {
+            "allow": ["Bash(make:*)", "Bash(git push:*)"],
+            "ask": ["Bash(git push:*)"],
+            "deny": ["Bash(git push --force:*)"],
+        },
+    )
     rules = load_rules("/nonexistent", env)
     assert decide(rules, "make && git push --force", read_command("make && git push --force")) == "deny"
     assert decide(rules, "make && git push", read_command("make && git push")) == "ask"

@@ -38,10 +38,14 @@ def test_claude_code_install_merges_and_uninstall_restores_the_exact_bytes(tmp_p
     installer.install("claude-code", "global", env, tmp_path, "/opt/bin/summarizer")
     data = json.loads(settings.read_bytes())
     before = json.loads(EXISTING)
-    assert {k: v for k, v in data.items() if k != "hooks"} == {k: v for k, v in before.items() if k != "hooks"}
+    assert {k: v for k, v in data.items() if k != "hooks"} == {
+        k: v for k, v in before.items() if k != "hooks"
+    }
     assert data["hooks"]["Stop"] == before["hooks"]["Stop"]
-    assert data["hooks"]["PreToolUse"] == [*before["hooks"]["PreToolUse"], {
-        "matcher": "Bash", "hooks": [{"type": "command", "command": "/opt/bin/summarizer hook claude"}]}]  # fmt: skip
+    assert data["hooks"]["PreToolUse"] == [
+        *before["hooks"]["PreToolUse"],
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "/opt/bin/summarizer hook claude"}]},
+    ]
     assert settings.with_name("settings.json.summarizer-backup").read_bytes() == EXISTING
     second = installer.install("claude-code", "global", env, tmp_path, "/opt/bin/summarizer")
     assert "already installed" in second
@@ -91,7 +95,9 @@ def test_opencode_plugin_install_is_idempotent_and_never_overwrites_a_foreign_fi
     installer.install("opencode", "project", env, tmp_path, "/opt/bin/summarizer")
     plugin = tmp_path / ".opencode" / "plugins" / "summarizer.js"
     assert 'const SUMMARIZER = "/opt/bin/summarizer";' in plugin.read_text()
-    assert "already installed" in installer.install("opencode", "project", env, tmp_path, "/opt/bin/summarizer")
+    assert "already installed" in installer.install(
+        "opencode", "project", env, tmp_path, "/opt/bin/summarizer"
+    )
     installer.uninstall("opencode", "project", env, tmp_path)
     assert not plugin.exists()
     plugin.write_text("export const Mine = async () => ({})\n")
@@ -125,8 +131,9 @@ def test_init_show_reports_what_is_installed_and_whether_it_is_this_summarizer(
     env = {**_home(tmp_path), "PATH": str(Path(summarizer).parent) + ":/usr/bin:/bin"}
     done = run_cli(summarizer, "init", "claude-code", env=env)
     assert done.returncode == 0, done.stderr
-    shown = subprocess.run([summarizer, "init", "--show"], capture_output=True, text=True, env=env,
-                           cwd=tmp_path, timeout=60).stdout  # fmt: skip
+    shown = subprocess.run(
+        [summarizer, "init", "--show"], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
+    ).stdout
     assert "claude-code global   installed" in shown
     assert "(this summarizer)" in shown and "summarizer on PATH:" in shown and "(the same one)" in shown
     assert run_cli(summarizer, "init", "claude-code", "--uninstall", env=env).returncode == 0

@@ -15,8 +15,12 @@ from tests.agents.conftest import run_cli
 
 def _pytest_log() -> str:
     """A ~30k-token pytest run: many passing tests, two failures with tracebacks, a summary."""
-    lines = ["============================= test session starts ==============================",
-             "platform linux -- Python 3.11.7, pytest-8.3.3", "collected 2403 items", ""]  # fmt: skip
+    lines = [
+        "============================= test session starts ==============================",
+        "platform linux -- Python 3.11.7, pytest-8.3.3",
+        "collected 2403 items",
+        "",
+    ]
     lines += [f"tests/unit/test_module_{i // 40}.py::test_case_{i} PASSED" for i in range(2400)]
     lines += [
         "tests/api/test_orders.py::test_create_order FAILED",
@@ -45,13 +49,21 @@ def _settings(tmp_path: Path) -> Settings:
     return Settings.load({"SUMMARIZER_CACHE_DIR": str(tmp_path / "cache"), "HOME": str(tmp_path)})
 
 
-def test_the_reply_for_a_30k_token_log_is_what_summarizer_output_prints(summarizer: str, tmp_path: Path) -> None:
+def test_the_reply_for_a_30k_token_log_is_what_summarizer_output_prints(
+    summarizer: str, tmp_path: Path
+) -> None:
     """Within 5% of the tokens the CLI prints, ending with the restore line."""
     log = _pytest_log()
     assert 25_000 < count_tokens(log) < 40_000
     reply = _call(_settings(tmp_path), output=log, exit_code=1)
-    printed = run_cli(summarizer, "output", "--exit-code", "1", stdin=log.encode(),
-                      env={"SUMMARIZER_CACHE_DIR": str(tmp_path / "cli")}).stdout.decode()  # fmt: skip
+    printed = run_cli(
+        summarizer,
+        "output",
+        "--exit-code",
+        "1",
+        stdin=log.encode(),
+        env={"SUMMARIZER_CACHE_DIR": str(tmp_path / "cli")},
+    ).stdout.decode()
     assert abs(count_tokens(reply) - count_tokens(printed)) <= 0.05 * count_tokens(printed)
     assert reply.rstrip().splitlines()[-1].startswith("[full output: summarizer restore ")
     assert "test_create_order" in reply and "exit code: 1" in reply

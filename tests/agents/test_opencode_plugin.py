@@ -18,13 +18,19 @@ pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed; the
 BIG = "".join(f"tests/test_x.py::test_{i} PASSED\n" for i in range(3000))
 BIG += "tests/test_y.py:12: AssertionError\nFAILED tests/test_y.py::test_bad - AssertionError\n"
 CALLS = [
-    ({"tool": "bash", "sessionID": "ses_1", "callID": "call_1"},
-     {"title": "pytest", "output": BIG, "metadata": {"output": "", "exit": 1, "description": "Run tests"}}),
-    ({"tool": "bash", "sessionID": "ses_1", "callID": "call_2"},
-     {"title": "ls", "output": "a.py\nb.py\n", "metadata": {"exit": 0}}),
-    ({"tool": "read", "sessionID": "ses_1", "callID": "call_3"},
-     {"title": "x.py", "output": BIG, "metadata": {}}),
-]  # fmt: skip
+    (
+        {"tool": "bash", "sessionID": "ses_1", "callID": "call_1"},
+        {"title": "pytest", "output": BIG, "metadata": {"output": "", "exit": 1, "description": "Run tests"}},
+    ),
+    (
+        {"tool": "bash", "sessionID": "ses_1", "callID": "call_2"},
+        {"title": "ls", "output": "a.py\nb.py\n", "metadata": {"exit": 0}},
+    ),
+    (
+        {"tool": "read", "sessionID": "ses_1", "callID": "call_3"},
+        {"title": "x.py", "output": BIG, "metadata": {}},
+    ),
+]
 
 
 def _run_plugin(tmp_path: Path, executable: str) -> list[dict[str, object]]:

@@ -62,7 +62,9 @@ def test_restoring_an_evicted_id_says_it_was_evicted_and_when(tmp_path: Path) ->
     store = OriginalStore(tmp_path / "originals", RetentionPolicy(max_bytes=10, grace_s=0, every_s=1e9))
     rid = _original(store, b"x" * 100, age_s=120)
     store.maintain()
-    with pytest.raises(NotFound, match=r"was evicted \(the store was over its 10 bytes cap\) on \d{4}-\d\d-\d\d"):
+    with pytest.raises(
+        NotFound, match=r"was evicted \(the store was over its 10 bytes cap\) on \d{4}-\d\d-\d\d"
+    ):
         store.path(rid[:16])
 
 
@@ -89,9 +91,11 @@ def test_a_live_writers_partial_file_survives_while_a_killed_ones_is_cleaned(tmp
 def test_a_killed_output_run_leaves_a_partial_that_the_next_start_removes(tmp_path: Path) -> None:
     """SIGKILL mid-write leaves .incoming-*; the next writer (past the grace period) cleans it."""
     directory = tmp_path / "originals"
-    code = ("import sys, time\nfrom pathlib import Path\nfrom summarizer.output import OriginalStore\n"
-            f"w = OriginalStore(Path({str(directory)!r})).writer()\nw.write(b'x' * 100000)\n"
-            "print('ready', flush=True)\ntime.sleep(60)\n")  # fmt: skip
+    code = (
+        "import sys, time\nfrom pathlib import Path\nfrom summarizer.output import OriginalStore\n"
+        f"w = OriginalStore(Path({str(directory)!r})).writer()\nw.write(b'x' * 100000)\n"
+        "print('ready', flush=True)\ntime.sleep(60)\n"
+    )
     proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
     assert proc.stdout is not None and proc.stdout.readline() == b"ready\n"
     proc.kill()
@@ -113,7 +117,7 @@ def test_an_input_over_the_per_input_cap_is_compressed_but_not_stored(tmp_path: 
     assert "src/app.py:12" in result.text and not result.passthrough
     assert store.dropped == (result.restore_id, len(data))
     assert store.usage().bytes == 0 and store.usage().partials == 0
-    with pytest.raises(NotFound, match="not stored: .* over the per-input limit"):
+    with pytest.raises(NotFound, match=r"not stored: .* over the per-input limit"):
         store.path(result.restore_id)
 
 
@@ -124,8 +128,9 @@ def test_output_of_dev_zero_does_not_write_unbounded_data(tmp_path: Path) -> Non
     exe = Path(sys.executable).with_name("summarizer")
     if not exe.exists():
         pytest.skip("the summarizer console script is not installed")
-    proc = subprocess.Popen([str(exe), "output", "/dev/zero"], env=env, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)  # fmt: skip
+    proc = subprocess.Popen(
+        [str(exe), "output", "/dev/zero"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     try:
         peak = 0
         deadline = time.monotonic() + 3
@@ -139,8 +144,9 @@ def test_output_of_dev_zero_does_not_write_unbounded_data(tmp_path: Path) -> Non
     assert peak <= 1 << 20
 
 
-@pytest.mark.parametrize(("text", "value"), [("1073741824", 1 << 30), ("512M", 512 << 20), ("1GiB", 1 << 30),
-                                             ("1.5k", 1536)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("text", "value"), [("1073741824", 1 << 30), ("512M", 512 << 20), ("1GiB", 1 << 30), ("1.5k", 1536)]
+)
 def test_sizes_parse(text: str, value: int) -> None:
     """Bytes or a number with a unit."""
     assert parse_size(text) == value
