@@ -119,10 +119,11 @@ def main() -> None:
     for name, times in walls.items():
         ratio = statistics.median(t / b for t, b in zip(times, base, strict=True))
         added = statistics.median(times) - statistics.median(walls[bare[name]]) if name in bare else None
+        peak = peaks[name]
         rows.append({"command": name, "median_ms": round(statistics.median(times) * 1000, 1),
                      "ratio_to_python_pass": round(ratio, 2),
                      "added_ms": None if added is None else round(added * 1000, 1),
-                     "peak_mib": None if (peak := peaks[name]) is None else round(peak / 1024, 1)})  # fmt: skip
+                     "peak_mib": None if peak is None else round(peak / 1024, 1)})  # fmt: skip
     if args.json:
         print(json.dumps({"runs": args.runs, "cpus": os.cpu_count(), "rows": rows}, indent=2))
         return
