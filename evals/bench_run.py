@@ -130,9 +130,9 @@ def main() -> None:
     print(f"median of {args.runs} interleaved runs, {os.cpu_count()} CPUs")
     print(f"{'command':<28}{'median ms':>10}{'x python -c pass':>18}{'added ms':>10}{'peak MiB':>10}")
     for r in rows:
-        added = "" if r["added_ms"] is None else f"{r['added_ms']:.1f}"
+        added_text = "" if r["added_ms"] is None else f"{r['added_ms']:.1f}"
         shown = "" if r["peak_mib"] is None else f"{r['peak_mib']:.1f}"
-        print(f"{r['command']:<28}{r['median_ms']:>10.1f}{r['ratio_to_python_pass']:>18.2f}{added:>10}{shown:>10}")
+        print(f"{r['command']:<28}{r['median_ms']:>10.1f}{r['ratio_to_python_pass']:>18.2f}{added_text:>10}{shown:>10}")
 
 
 if __name__ == "__main__":
