@@ -16,7 +16,7 @@ import io
 import os
 import sys
 
-from summarizer.agents.run import DEFAULT_FLOOR, DEFAULT_THRESHOLD
+from summarizer.agents.run import COLD_MAX_BYTES, DEFAULT_FLOOR, DEFAULT_THRESHOLD, write_all
 
 __all__ = ["parse_output_args", "try_cold_output"]
 
@@ -51,7 +51,7 @@ def parse_output_args(args: list[str]) -> tuple[str, int] | None:
         elif name == "--floor":
             floor = int(value)
     bound = max(floor, target if target is not None else DEFAULT_THRESHOLD)
-    return (source or "-"), bound
+    return (source or "-"), min(bound, COLD_MAX_BYTES)
 
 
 class _Chain(io.RawIOBase):
@@ -115,10 +115,9 @@ def try_cold_output(args: list[str]) -> bool:
         return _step_aside(source, data)
     if not _store(data):
         return _step_aside(source, data)
-    try:
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    except BrokenPipeError:
+    sys.stdout.flush()
+    if not write_all(sys.stdout.fileno(), data):
+        # The reader went away (`| head`): exit 1 quietly, as the click command does.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
     return True

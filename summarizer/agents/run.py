@@ -36,14 +36,17 @@ import select
 import signal
 import sys
 
-__all__ = ["DEFAULT_THRESHOLD", "STREAM_BYTES", "USAGE", "ChildOutput", "RunCall", "exit_status",
-           "main", "parse", "passthrough_bound", "spawn"]  # fmt: skip
+__all__ = ["COLD_MAX_BYTES", "DEFAULT_THRESHOLD", "STREAM_BYTES", "USAGE", "ChildOutput", "RunCall",
+           "exit_status", "main", "parse", "passthrough_bound", "spawn", "write_all"]  # fmt: skip
 
 # The compressor's default pass-through threshold in tokens (summarizer.output.models, which
 # imports pydantic: tests/agents/test_run.py checks the two agree).
 DEFAULT_THRESHOLD = 10_000
 DEFAULT_FLOOR = 500
 STREAM_BYTES = 4096
+# The cold path holds at most this much in memory; past it (a huge --floor or --target) the
+# compressor decides, streaming, with bounded memory.
+COLD_MAX_BYTES = 1 << 20
 _READ = 65536
 _FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 
@@ -109,8 +112,9 @@ def parse(args: list[str], env: dict[str, str] | os._Environ[str]) -> RunCall | 
 
 
 def passthrough_bound(call: RunCall) -> int:
-    """Outputs of at most this many bytes (valid UTF-8) surely pass through: tokens <= bytes."""
-    return max(call.floor, call.target if call.target is not None else DEFAULT_THRESHOLD)
+    """Outputs of at most this many bytes (valid UTF-8) surely pass through: tokens <= bytes
+    (capped at :data:`COLD_MAX_BYTES`: above it the compressor decides)."""
+    return min(max(call.floor, call.target if call.target is not None else DEFAULT_THRESHOLD), COLD_MAX_BYTES)
 
 
 def exit_status(wait_status: int) -> int:
