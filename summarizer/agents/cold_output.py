@@ -16,7 +16,8 @@ import io
 import os
 import sys
 
-from summarizer.agents.run import COLD_MAX_BYTES, DEFAULT_FLOOR, DEFAULT_THRESHOLD, write_all
+from summarizer.agents.child import write_all
+from summarizer.agents.run import COLD_MAX_BYTES, DEFAULT_FLOOR, DEFAULT_THRESHOLD
 
 __all__ = ["parse_output_args", "try_cold_output"]
 
@@ -127,13 +128,15 @@ def _store(data: bytes) -> bool:
     from pathlib import Path
 
     from summarizer.agents.paths import store_dir
+    from summarizer.errors import InputError
     from summarizer.output.originals import OriginalNotStored, OriginalStore
-    from summarizer.output.originals_retention import policy_from_env
 
     try:
-        store = OriginalStore(Path(store_dir(os.environ)), policy_from_env(os.environ))
+        # Not app.build_originals: the composition root imports the pydantic Settings. The
+        # store's own factory with the same directory rule (tests/agents/test_cold_path.py).
+        store = OriginalStore.configured(Path(store_dir(os.environ)), os.environ)
         writer = store.writer()
-    except (OriginalNotStored, ValueError):
+    except (OriginalNotStored, InputError):
         return False
     try:
         writer.write(data)

@@ -11,12 +11,10 @@ ends when the command does), so the ``exit code: N`` line is added to the render
 
 from __future__ import annotations
 
-import os
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, cast
 
-from summarizer.agents.run import ChildOutput, RunCall, write_all
+from summarizer.agents.child import ChildOutput, write_all
 
 if TYPE_CHECKING:
     from summarizer.output import OriginalNotStored, OriginalStore, OutputResult
@@ -52,16 +50,18 @@ def with_exit_code(text: str, status: int) -> str:
     return f"exit code: {status}\n{text}"
 
 
-def compress_run(call: RunCall, child: ChildOutput, head: bytes, streamed: int | None) -> int:
+def compress_run(
+    target: int | None, floor: int, child: ChildOutput, head: bytes, streamed: int | None
+) -> int:
     """Compress and print the output; ``streamed`` bytes were printed already (None: stdout closed)."""
-    from summarizer.agents.paths import store_dir
+    from summarizer import app
     from summarizer.errors import SummarizerError
-    from summarizer.output import OriginalNotStored, OriginalStore, OutputOptions, compress
+    from summarizer.output import OriginalNotStored, OutputOptions, compress
 
     stream = _Replay(head, child)
     try:
-        store = OriginalStore.configured(Path(store_dir(os.environ)), os.environ)
-        options = OutputOptions(target_tokens=call.target, floor_tokens=call.floor)
+        store = app.build_originals(app.load_settings())
+        options = OutputOptions(target_tokens=target, floor_tokens=floor)
         result = compress(cast("BinaryIO", stream), store, options)
     except OriginalNotStored as failure:
         return _hand_back(failure, stream, child, streamed or 0)

@@ -29,7 +29,7 @@ __all__ = ["cache"]
 def _open() -> tuple[CacheAdmin, set[str]]:
     """The configured cache and the digests of the prompts in use now."""
     from summarizer.app import build_cache
-    from summarizer.prompts import PromptLibrary
+    from summarizer.semantic.prompts import PromptLibrary
     from summarizer.settings import Settings
 
     settings = Settings.load(os.environ)
@@ -121,10 +121,9 @@ def prune(mode: str | None, yes: bool) -> None:
 
 
 def _originals() -> OriginalStore:
-    from summarizer.output.originals import OriginalStore
-    from summarizer.settings import Settings
+    from summarizer import app
 
-    return OriginalStore.configured(Settings.load(os.environ).store_dir, os.environ)
+    return app.build_originals(app.load_settings())
 
 
 def originals_figures(store: OriginalStore) -> dict[str, object]:

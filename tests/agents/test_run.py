@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from summarizer.agents.run import DEFAULT_FLOOR, DEFAULT_THRESHOLD, RunCall, exit_status, parse
+from summarizer.agents.child import exit_status
+from summarizer.agents.run import DEFAULT_FLOOR, DEFAULT_THRESHOLD, RunCall, parse
 from tests.agents.conftest import run_cli
 
 PY = sys.executable
