@@ -6,10 +6,16 @@ Shared by the cold half (:mod:`summarizer.agents.run`) and the compressing half
 
 from __future__ import annotations
 
-import contextlib
 import os
 import select
-import signal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import signal
+else:
+    # The C module behind `signal`: the same functions and constants without importing enum
+    # (the `signal` wrapper turns numbers into IntEnums; `run` starts before every agent command).
+    import _signal as signal
 
 __all__ = ["ChildOutput", "Forwarder", "cannot_start", "exit_status", "spawn", "write_all"]
 
@@ -116,8 +122,10 @@ class Forwarder:
     def __call__(self, signum: int, frame: object) -> None:
         child = self.child
         if child is not None and child.status is None:
-            with contextlib.suppress(ProcessLookupError):
+            try:
                 os.kill(child.pid, signum)
+            except ProcessLookupError:
+                return  # it ended between our check and the kill
             return
         if child is not None:  # the command has ended and we are compressing: stop now
             os._exit(128 + signum)

@@ -32,14 +32,17 @@ unwrapped under Claude Code's own rules. It never exits 2, which would block the
 
 from __future__ import annotations
 
-import json
 import os
 import sys
-from collections.abc import Mapping
 
+from summarizer.agents import fastjson
 from summarizer.agents.paths import config_dir
 from summarizer.agents.permissions import decide, load_rules
 from summarizer.agents.shell import CommandLine, read_command
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = ["EXCLUDE_FILE", "VERBATIM", "answer", "exclude_prefixes", "main", "rewrite", "wrap_reason"]
 
@@ -192,10 +195,10 @@ def main(args: list[str]) -> int:
         sys.stderr.write("summarizer hook claude: takes no arguments; it reads the hook JSON on stdin\n")
         return 2
     try:
-        event = json.loads(sys.stdin.buffer.read(1 << 20) if sys.stdin is not None else b"")
+        event = fastjson.loads(sys.stdin.buffer.read(1 << 20) if sys.stdin is not None else b"")
         reply = answer(event, os.environ, _executable(os.environ)) if isinstance(event, dict) else None
     except Exception:  # never block the agent's command: say nothing, Claude Code decides alone
         return 0
     if reply is not None:
-        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.write(fastjson.dumps(reply) + "\n")
     return 0

@@ -7,7 +7,10 @@ pydantic; ``tests/agents/test_paths.py`` checks that both give the same answers.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = ["cache_dir", "config_dir", "store_dir"]
 

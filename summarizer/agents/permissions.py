@@ -22,11 +22,15 @@ the answer at least "ask".
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Mapping
 
-from summarizer.agents.shell import CommandLine
+from summarizer.agents import fastjson
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from summarizer.agents.shell import CommandLine
 
 __all__ = ["Rules", "decide", "load_rules", "matches", "settings_files"]
 
@@ -83,7 +87,7 @@ def load_rules(project_dir: str, env: Mapping[str, str]) -> Rules:
     for path in dict.fromkeys(liberal):
         try:
             with open(path, encoding="utf-8") as handle:
-                data = json.load(handle)
+                data = fastjson.loads(handle.read())
         except FileNotFoundError:
             continue
         except (OSError, ValueError):

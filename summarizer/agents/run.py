@@ -31,10 +31,15 @@ rendering of the whole output (every coordinate in one place, at the cost of at 
 from __future__ import annotations
 
 import os
-import signal
 import sys
 
 from summarizer.agents.child import ChildOutput, Forwarder, cannot_start, spawn, write_all
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import signal
+else:
+    import _signal as signal  # without enum: see summarizer.agents.child
 
 __all__ = ["COLD_MAX_BYTES", "DEFAULT_THRESHOLD", "STREAM_BYTES", "USAGE", "RunCall", "main", "parse",
            "passthrough_bound"]  # fmt: skip
