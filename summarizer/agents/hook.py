@@ -101,8 +101,28 @@ def _interactive(words: list[str]) -> bool:
     return False
 
 
-def wrap_reason(command: str, line: CommandLine, excludes: list[str], background: bool = False) -> str | None:
-    """Why ``command`` must not be wrapped, or ``None`` when it may be."""
+def _on_path(program: str, search_path: str) -> bool:
+    if "/" in program:
+        return True  # a path: `summarizer run` gives the shell's message if it is not runnable
+    for folder in search_path.split(os.pathsep):
+        candidate = os.path.join(folder or ".", program)
+        if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
+            return True
+    return False
+
+
+def wrap_reason(
+    command: str,
+    line: CommandLine,
+    excludes: list[str],
+    background: bool = False,
+    search_path: str | None = None,
+) -> str | None:
+    """Why ``command`` must not be wrapped, or ``None`` when it may be.
+
+    With ``search_path``, every program must be an executable on it: anything else is an alias, a
+    function or a builtin of the agent's shell, which a wrapped child would not have.
+    """
     if not line.segments:
         return "empty"
     if line.broken:
@@ -122,6 +142,8 @@ def wrap_reason(command: str, line: CommandLine, excludes: list[str], background
             return f"changes the shell's state ({program})"
         if _interactive(words):
             return f"interactive ({program})"
+        if search_path is not None and not _on_path(words[0], search_path):
+            return f"not a program on PATH ({program}: an alias, function or builtin?)"
         text = " ".join(words)
         for prefix in excludes:
             if text == prefix or text.startswith(prefix + " "):
@@ -168,7 +190,8 @@ def answer(
     if not isinstance(command, str) or not command.strip():
         return None
     line = read_command(command)
-    if wrap_reason(command, line, exclude_prefixes(env), bool(tool_input.get("run_in_background"))):
+    background = bool(tool_input.get("run_in_background"))
+    if wrap_reason(command, line, exclude_prefixes(env), background, env.get("PATH") or os.defpath):
         return None
     cwd = event.get("cwd")
     project = env.get("CLAUDE_PROJECT_DIR") or (cwd if isinstance(cwd, str) and cwd else os.getcwd())

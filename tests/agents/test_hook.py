@@ -15,10 +15,20 @@ from tests.agents.conftest import run_cli
 ASK_REASON = "summarizer compresses this command's output; "
 
 
+PROGRAMS = ("npm", "make", "pytest", "rm", "git", "python3", "cat", "head", "tail", "sed", "jq", "grep",
+            "vim", "echo", "tee", "curl", "sh")  # fmt: skip
+
+
 def _env(home: Path, rules: dict[str, list[str]]) -> dict[str, str]:
+    """A home with these Claude Code rules, and a PATH on which the test's programs exist."""
     (home / ".claude").mkdir(parents=True, exist_ok=True)
     (home / ".claude" / "settings.json").write_text(json.dumps({"permissions": rules}))
-    return {"HOME": str(home), "PATH": "/usr/bin:/bin", "SUMMARIZER_CONFIG_DIR": str(home / "config")}
+    bin_dir = home / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    for name in PROGRAMS:
+        (bin_dir / name).write_text("#!/bin/sh\n")
+        (bin_dir / name).chmod(0o755)
+    return {"HOME": str(home), "PATH": str(bin_dir), "SUMMARIZER_CONFIG_DIR": str(home / "config")}
 
 
 def _event(command: str, mode: str = "default", project: Path | None = None) -> dict[str, object]:
@@ -188,6 +198,14 @@ def test_the_user_exclude_list_is_honoured(tmp_path: Path) -> None:
     (tmp_path / "home" / "config" / "hook-exclude").write_text("# mine\nnpm run storybook  # noisy UI\n")
     assert answer(_event("npm run storybook --port 6006"), env) is None
     assert answer(_event("npm run build"), env) is not None
+
+
+def test_aliases_functions_and_builtins_are_left_alone(tmp_path: Path) -> None:
+    """A word that is no program on PATH (`ll`, a shell function) would be lost in a child."""
+    env = _env(tmp_path / "home", {})
+    assert answer(_event("ll -a"), env) is None
+    assert answer(_event("make && my_function build"), env) is None
+    assert answer(_event("make build"), env) is not None
 
 
 def test_background_tool_calls_and_other_tools_are_left_alone(tmp_path: Path) -> None:
