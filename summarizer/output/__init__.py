@@ -9,10 +9,10 @@ the input read so far is still in it) and :mod:`summarizer.output.truth`
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # not `from typing import`: this package is on the cold path of `run`
 if TYPE_CHECKING:
+    from typing import Any
+
     from summarizer.output.compressor import compress
     from summarizer.output.models import Coordinate, OutputOptions, OutputResult, PatternSummary, Sample
     from summarizer.output.originals import OriginalNotStored, OriginalStore, parse_range
@@ -36,6 +36,8 @@ def __getattr__(name: str) -> Any:
     module = _LAZY.get(name)
     if module is None:
         raise AttributeError(f"module 'summarizer.output' has no attribute {name!r}")
+    import importlib
+
     value = getattr(importlib.import_module(f"summarizer.output.{module}"), name)
     globals()[name] = value
     return value
