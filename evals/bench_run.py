@@ -132,7 +132,8 @@ def main() -> None:
     for r in rows:
         added_text = "" if r["added_ms"] is None else f"{r['added_ms']:.1f}"
         shown = "" if r["peak_mib"] is None else f"{r['peak_mib']:.1f}"
-        print(f"{r['command']:<28}{r['median_ms']:>10.1f}{r['ratio_to_python_pass']:>18.2f}{added_text:>10}{shown:>10}")
+        figures = f"{r['median_ms']:>10.1f}{r['ratio_to_python_pass']:>18.2f}{added_text:>10}{shown:>10}"
+        print(f"{r['command']:<28}{figures}")
 
 
 if __name__ == "__main__":
