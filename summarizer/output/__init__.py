@@ -42,6 +42,7 @@ def __getattr__(name: str) -> Any:
     globals()[name] = value
     return value
 
+
 __all__ = [
     "Coordinate",
     "OriginalNotStored",

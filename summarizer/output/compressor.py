@@ -118,4 +118,3 @@ def compress(stream: BinaryIO, store: OriginalStore, options: OutputOptions | No
         target=target,
         options=options,
     )
-
