@@ -48,7 +48,9 @@ __all__ = ["COLD_MAX_BYTES", "DEFAULT_THRESHOLD", "STREAM_BYTES", "USAGE", "RunC
 # imports pydantic: tests/agents/test_run.py checks the two agree).
 DEFAULT_THRESHOLD = 10_000
 DEFAULT_FLOOR = 500
-STREAM_BYTES = 4096
+# The head of the output printed as it comes. Past the bound it is printed again inside the
+# compressed rendering: 2 KiB (about 500 tokens) keeps that repeat small against a 3,000-token budget.
+STREAM_BYTES = 2048
 # The cold path holds at most this much in memory; past it (a huge --floor or --target) the
 # compressor decides, streaming, with bounded memory.
 COLD_MAX_BYTES = 1 << 20
