@@ -180,7 +180,7 @@ def write_reports(
         for r in matrix.results:
             fh.write(json.dumps(r.model_dump(mode="json"), ensure_ascii=False) + "\n")
     paths["markdown"].write_text(render_markdown(matrix, analysis, gates), encoding="utf-8")
-    paths["html"].write_text(render_html(matrix, analysis), encoding="utf-8")
+    paths["html"].write_text(render_html(matrix, analysis, _headline(gates)), encoding="utf-8")
     if csv_path is not None:
         write_csv(csv_path, matrix)
         paths["csv"] = csv_path
