@@ -27,7 +27,7 @@ def test_session_then_recover_prints_the_saved_document(runner: CliRunner, fixtu
     assert f"- Topic: session/shopapi/compressed/{DAY}" in result.stdout
     recovered = runner.invoke(main, ["recover", "--project", "shopapi"])
     assert recovered.exit_code == 0
-    assert recovered.stdout.startswith(f"## Session Compression — {DAY}\n### Context\n")
+    assert recovered.stdout.startswith(f"## Session Compression — {DAY}\n### Goal\n")
 
 
 def test_json_report_and_project_defaulting_to_the_current_directory(
