@@ -32,14 +32,19 @@ INSTRUCTION_SUPPORT = 0.6
 ITEM_SUPPORT = 0.5
 _TITLES = [title for _, title in SECTIONS]
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
-_PLACEHOLDER = re.compile(r"\{[^{}\n]{0,60}\}|\{\{|\}\}|<(?:path|file|name|x|y|decision|rationale|[a-z ]{3,30})>",
-                          re.IGNORECASE)
+_PLACEHOLDER = re.compile(
+    r"\{[^{}\n]{0,60}\}|\{\{|\}\}|<(?:path|file|name|x|y|decision|rationale|[a-z ]{3,30})>", re.IGNORECASE
+)
 _SKELETON_VARS = re.compile(r"\bTried [XYZ]\b|\bbecause [XYZ]\b|\bfound in (?:file/module|[XYZ])\b|"
                             r"\b[XYZ]: [XYZ]\b")
 _ROLE_TAG = re.compile(r"\[(?:assistant|user|tool(?: call| result)?|system|developer|human|ai)\]",
                        re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9_]{3,}")
-_STOP = frozenset(["the", "and", "for", "that", "this", "with", "from", "have", "has", "had", "was", "were", "are", "not", "but", "its", "into", "then", "than", "them", "they", "you", "your", "our", "out", "all", "any", "can", "will", "would", "should", "could", "been", "being", "also", "just", "use", "used", "using", "one", "two", "via", "per", "yet"])
+_STOP = frozenset((  # noqa: SIM905 - a word list reads better as one string
+    "the and for that this with from have has had was were are not but its into then than them "
+    "they you your our out all any can will would should could been being also just use used "
+    "using one two via per yet"
+).split())
 _PATH = re.compile(r"`([^`]+)`")
 
 
@@ -48,7 +53,8 @@ def content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
 
 
-def check_document(answer: str, *, edited: Iterable[str], user_messages: Iterable[str], transcript: str) -> None:
+def check_document(answer: str, *, edited: Iterable[str], user_messages: Iterable[str],
+                   transcript: str) -> None:
     """Raise :class:`InvalidAnswer` naming the first rule ``answer`` breaks (see the module docstring).
 
     Args:

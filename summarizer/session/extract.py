@@ -168,7 +168,10 @@ def _content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z0-9_]{4,}", text.lower()) if w not in _STOP}
 
 
-_STOP = frozenset(["that", "this", "with", "from", "have", "what", "which", "there", "their", "about", "should", "would", "could", "will", "shall", "into", "then", "than", "them", "they", "your", "just", "also", "been", "were", "does", "doing", "when", "where", "while"])
+_STOP = frozenset((  # noqa: SIM905 - a word list reads better as one string
+    "that this with from have what which there their about should would could will shall into "
+    "then than them they your just also been were does doing when where while"
+).split())
 
 
 def _with_antecedent(sentence: str, previous: str, category: str) -> str:

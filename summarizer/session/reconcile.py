@@ -7,9 +7,9 @@
   ``Completed:`` must be equal) are equal, or similar: ``difflib`` ratio >= :data:`SIMILAR` (0.85),
   or the content words of the shorter one (4 or more) are at least :data:`CONTAINED` (90%) inside
   the longer one ("X? That is still open." and "X?"). Items that name different specifics (tokens
-  with a digit, ``_``, ``.`` or ``/``: ``t1`` and ``t2``, two paths) are never twins. The merged item keeps the stored position,
-  the longer wording and the union of the session tags. Nothing else is reordered, so merging the
-  same run twice is a no-op.
+  with a digit, ``_``, ``.`` or ``/``: ``t1`` and ``t2``, two paths) are never twins. The merged
+  item keeps the stored position, the longer wording and the union of the session tags. Nothing
+  else is reordered, so merging the same run twice is a no-op.
 * **Answered questions leave Open Questions**: a stored question is answered when an item of this
   run outside Open Questions (a decision, discovery, progress item, instruction...) carries at least
   :data:`ANSWERED` (60%, and 2 or more) of its content words; that item is where the answer went.
@@ -36,7 +36,11 @@ CONTAINED = 0.9
 ANSWERED = 0.6
 _LABEL = re.compile(r"^(completed|in progress|blocked|next|working on|answered)\s+", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9_./-]{3,}")
-_STOP = frozenset(["the", "and", "for", "that", "this", "with", "from", "have", "what", "which", "there", "their", "about", "should", "would", "could", "will", "into", "then", "than", "them", "they", "your", "just", "also", "been", "were", "does", "when", "where", "while", "still", "open", "question", "unclear", "sure", "whether"])
+_STOP = frozenset((  # noqa: SIM905 - a word list reads better as one string
+    "the and for that this with from have what which there their about should would could will "
+    "into then than them they your just also been were does when where while still open "
+    "question unclear sure whether"
+).split())
 _FILE = re.compile(r"^`(?P<path>[^`]+)` — (?P<verb>created|edited)(?: \((?P<n>\d+) edits\))?(?P<rest>.*)$")
 _TOKEN = re.compile(r"[\w./-]+")
 _STATUS = re.compile(r"^`(?P<cmd>[^`]+)`")
@@ -142,8 +146,8 @@ def _merge_files(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
             continue
         old_verb, old_rest, old_counts, _ = lines[path]
         if "" in counts or "" in old_counts:  # a side of unknown session: the larger tally stands
-            merged = counts if sum(n or 1 for n in counts.values()) > sum(n or 1 for n in old_counts.values()) \
-                else old_counts
+            bigger = sum(n or 1 for n in counts.values()) > sum(n or 1 for n in old_counts.values())
+            merged = counts if bigger else old_counts
         else:
             merged = {**old_counts, **counts}  # a session's newer run supersedes its own count
         lines[path] = ("created" if "created" in (old_verb, verb) else "edited", old_rest or rest, merged, "")

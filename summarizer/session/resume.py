@@ -34,10 +34,12 @@ _APOSTROPHE = str.maketrans({"’": "'", "‘": "'"})
 _INSTRUCTION = re.compile(
     r"\b(?:don'?t|do not|doesn'?t need|never|always|must(?:n'?t)?|make sure|be sure to|ensure"
     r"|keep (?:it|this|them|the|everything|all|to)|stick (?:to|with)|prefer|only use|use only"
-    r"|instead of|rather than|(?:use|with) [\w.+#/-]+,? not\b|avoid|no (?:new |extra |external |third[- ]party )"
-    r"(?:dependenc|librar|packages?|deps|changes?|migrations?)|without (?:adding|changing|touching|breaking"
-    r"|pulling|new)|we ship|we (?:target|support|deploy|run on|are on|use)|should(?:n'?t| not)? (?:be|use|stay"
-    r"|keep|go|live|touch|change)|please (?:don'?t|do not|keep|use|leave)|has to|have to|needs? to (?:stay|be|keep)"
+    r"|instead of|rather than|(?:use|with) [\w.+#/-]+,? not\b|avoid"
+    r"|no (?:new |extra |external |third[- ]party )(?:dependenc|librar|packages?|deps|changes?|migrations?)"
+    r"|without (?:adding|changing|touching|breaking|pulling|new)|we ship"
+    r"|we (?:target|support|deploy|run on|are on|use)"
+    r"|should(?:n'?t| not)? (?:be|use|stay|keep|go|live|touch|change)"
+    r"|please (?:don'?t|do not|keep|use|leave)|has to|have to|needs? to (?:stay|be|keep)"
     r"|leave (?:the|it|them|this)|stay(?:s)? (?:on|under|within|compatible|below)|under no circumstances"
     r"|is off[- ]limits|not allowed|no more than|at most|at least)\b",
     re.IGNORECASE,
@@ -51,9 +53,9 @@ _REQUEST = re.compile(
     re.IGNORECASE,
 )
 _PLAN = re.compile(
-    r"\b(?:next(?:,|:| step| up| i'?ll| we| i will| i need| is)|i'?ll\b|i will\b|then i\b|after that|afterwards"
-    r"|remaining|still (?:need|have) to|left to do|todo\b|to-do\b|plan(?: is)?:|follow[- ]up|going to|will then"
-    r"|once that)",
+    r"\b(?:next(?:,|:| step| up| i'?ll| we| i will| i need| is)|i'?ll\b|i will\b|then i\b|after that"
+    r"|afterwards|remaining|still (?:need|have) to|left to do|todo\b|to-do\b|plan(?: is)?:|follow[- ]up"
+    r"|going to|will then|once that)",
     re.IGNORECASE,
 )
 _POINTS_BACK = re.compile(r"\b(?:it|this|that|why|them|these|those)\b", re.IGNORECASE)
@@ -62,11 +64,13 @@ _USER_NEXT = re.compile(r"\b(?:next|after (?:that|this)|afterwards|later|follow[
 _CHECK_COMMAND = re.compile(
     r"\b(?:pytest|py\.test|tox|nox|unittest|jest|vitest|mocha|playwright|rspec|phpunit|tsc|ruff|mypy|pyright"
     r"|eslint|flake8|black --check|go (?:test|build|vet)|cargo (?:test|build|check|clippy)|mvn|gradlew?"
-    r"|dotnet (?:test|build)|make(?:\s+\w+)?|(?:npm|pnpm|yarn|bun)(?: run)? (?:test|build|lint|typecheck|check)"
+    r"|dotnet (?:test|build)|make(?:\s+\w+)?"
+    r"|(?:npm|pnpm|yarn|bun)(?: run)? (?:test|build|lint|typecheck|check)"
     r"|npx (?:jest|vitest|tsc|playwright|eslint)|bazel (?:test|build)|ctest|swift (?:test|build))\b",
 )
 _COUNTS = re.compile(
-    r"\b(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|failures?|tests?)\b", re.IGNORECASE
+    r"\b(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|failures?|tests?)\b",
+    re.IGNORECASE,
 )
 _VERDICTS = (
     (re.compile(r"All checks passed!|Success: no issues found|Found 0 errors", re.IGNORECASE), "clean"),
@@ -117,7 +121,8 @@ def next_steps(transcript: Transcript, assistant_messages: Sequence[Sequence[str
             out.extend(plan)
             break
     for sentences in user_messages[-3:]:
-        out.extend(s for s in sentences if _USER_NEXT.search(s) and not s.endswith("?") and not is_instruction(s))
+        out.extend(s for s in sentences
+                   if _USER_NEXT.search(s) and not s.endswith("?") and not is_instruction(s))
     return out
 
 

@@ -61,7 +61,7 @@ from summarizer.session.triggers import decide, start_of_count
 from summarizer.tokens import count_tokens
 
 if TYPE_CHECKING:
-    from summarizer.semantic import Summarizer
+    from summarizer.semantic.service import Summarizer
 
 __all__ = [
     "Action",
@@ -246,7 +246,7 @@ def topic_key(project: str, date: str) -> str:
     return f"session/{project}/compressed/{date}"
 
 
-def compress_session(
+async def compress_session(
     transcript: Transcript,
     *,
     project: str,
@@ -281,8 +281,8 @@ def compress_session(
     found = extract(transcript)
     fresh, source, reason = SessionDocument.from_extraction(date, found), "keywords", None
     if summarizer is not None:
-        fresh, source, reason = _model_document(summarizer, transcript, found, date=date, project=project,
-                                                max_tokens=max_tokens)
+        fresh, source, reason = await _model_document(summarizer, transcript, found, date=date,
+                                                      project=project, max_tokens=max_tokens)
     fresh = fresh.tagged(short_session(transcript.session_id))
     base |= {"source": source, "fallback_reason": reason, "title": _title(fresh, topic)}
     if memory is None or memory_error is not None:
@@ -398,16 +398,16 @@ def answer_tokens(max_tokens: int | None) -> int:
     return max_tokens if max_tokens else int(MAX_TOKENS * ANSWER_HEADROOM)
 
 
-def _model_document(summarizer: Summarizer, transcript: Transcript, found: Extraction, *, date: str,
+async def _model_document(summarizer: Summarizer, transcript: Transcript, found: Extraction, *, date: str,
                     project: str, max_tokens: int | None) -> tuple[SessionDocument, str, str | None]:
     """The model's document (checked), with the keyword document as the template fallback.
 
     Returns the document, its source and, when the keyword document stood in, why.
     """
-    from summarizer.semantic import GenerationParams
+    from summarizer.semantic.service import GenerationParams
+    from summarizer.semantic.untrusted import Untrusted
+    from summarizer.semantic.validate import AnswerRules
     from summarizer.session.check import check_document
-    from summarizer.untrusted import Untrusted
-    from summarizer.validate import AnswerRules
 
     offline = SessionDocument.from_extraction(date, found)
     rules = AnswerRules(max_lines=300, max_line_chars=600, max_chars=16_000)
@@ -428,7 +428,7 @@ def _model_document(summarizer: Summarizer, transcript: Transcript, found: Extra
     sized = copy.copy(summarizer)
     sized.params = GenerationParams(max_tokens=answer_tokens(max_tokens),
                                     temperature=summarizer.params.temperature)
-    generation = sized.generate_sync(
+    generation = await sized.generate(
         PROMPT,
         {"date": date, "project": project, "max_tokens": MAX_TOKENS,
          "transcript": Untrusted(text, label="transcript")},

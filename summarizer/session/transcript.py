@@ -58,7 +58,8 @@ _TODO_TOOLS = {"todowrite", "todo_write", "update_plan"}
 _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "filename", "file")
 # An edit/write result that names its file: "Edited app/db.py: what changed", "Wrote 12 lines to x.py".
 _EDITED = re.compile(
-    r"\b(?:edited|wrote|written|created|updated|modified|saved|patched|changed)\b(?:\s+(?:file|\d+ lines? to))?"
+    r"\b(?:edited|wrote|written|created|updated|modified|saved|patched|changed)\b"
+    r"(?:\s+(?:file|\d+ lines? to))?"
     r"\s+`?(?P<path>[\w.@~/-]*[\w-]\.[A-Za-z0-9]{1,8}|[\w.-]*/[\w./-]+)`?(?::\s*(?P<what>.+))?",
     re.IGNORECASE,
 )
