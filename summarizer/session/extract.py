@@ -57,7 +57,8 @@ _NOISE_BLOCKS = re.compile(
 )
 # A sentence that opens by pointing back ("That approach failed") means nothing on its own.
 _ANAPHORA = re.compile(r"^(?:that|this|it|which|these|those|both)\b", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+# An ellipsis inside a sentence ("SELECT ... FOR UPDATE") does not end it.
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\.\.\.)\s+|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s*")
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$", re.MULTILINE)
 _MIN_WORDS = 4

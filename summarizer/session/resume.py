@@ -6,7 +6,8 @@ Claude Code's own compaction keeps every user message, the pending tasks and the
 transcript's own words:
 
 * **Goal**: the user's request in one sentence, from the first user message that has one: its first
-  sentence that asks for something (an imperative, "can you", "I want", "let's"), else its first
+  sentence that asks for something (an imperative, "can you", "I want", "let's"), with the sentence
+  just before it (the problem it answers: "The export times out. Make it stream."), else its first
   sentence.
 * **Instructions**: every sentence of a user message that states a constraint, preference or
   prohibition ("don't", "never", "always", "must", "keep it to", "use X not Y", "we ship", "no new
@@ -27,6 +28,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from summarizer.session.transcript import Event, Transcript, tool_kind
+from summarizer.session.triggers import is_compression_request
 
 __all__ = ["goal", "instructions", "is_instruction", "next_steps", "status"]
 
@@ -34,16 +36,19 @@ _APOSTROPHE = str.maketrans({"’": "'", "‘": "'"})
 _INSTRUCTION = re.compile(
     r"\b(?:don'?t|do not|doesn'?t need|never|always|must(?:n'?t)?|make sure|be sure to|ensure"
     r"|keep (?:it|this|them|the|everything|all|to)|stick (?:to|with)|prefer|only use|use only"
-    r"|instead of|rather than|(?:use|with) [\w.+#/-]+,? not\b|avoid"
+    r"|instead of|rather than|(?:use|with|on) [\w.+#/ -]{1,40}?,? not\b|avoid"
     r"|no (?:new |extra |external |third[- ]party )(?:dependenc|librar|packages?|deps|changes?|migrations?)"
     r"|without (?:adding|changing|touching|breaking|pulling|new)|we ship"
     r"|we (?:target|support|deploy|run on|are on|use)"
     r"|should(?:n'?t| not)? (?:be|use|stay|keep|go|live|touch|change)"
     r"|please (?:don'?t|do not|keep|use|leave)|has to|have to|needs? to (?:stay|be|keep)"
-    r"|leave (?:the|it|them|this)|stay(?:s)? (?:on|under|within|compatible|below)|under no circumstances"
+    r"|leave (?:the|them|this)|stay(?:s)? (?:on|under|within|compatible|below)|under no circumstances"
     r"|is off[- ]limits|not allowed|no more than|at most|at least)\b",
     re.IGNORECASE,
 )
+# A user sentence that opens by prescribing a tool or method: "Use fsync and write the offset first."
+_DIRECTIVE = re.compile(r"(?:^|[;:]\s*)(?:please\s+)?(?:use|only use|always use|stick with|go with)\b",
+                        re.IGNORECASE)
 _REQUEST = re.compile(
     r"^(?:please\b|pls\b|can you\b|could you\b|would you\b|let'?s\b|i (?:want|need|would like|'d like)\b"
     r"|help me\b|we need to\b|i need you to\b|your task\b|task:|goal:|(?:add|fix|implement|make|write|create"
@@ -53,13 +58,12 @@ _REQUEST = re.compile(
     re.IGNORECASE,
 )
 _PLAN = re.compile(
-    r"\b(?:next(?:,|:| step| up| i'?ll| we| i will| i need| is)|i'?ll\b|i will\b|then i\b|after that"
+    r"\b(?:next(?:,|:| step| up| i'?ll| we\b| i will| i need| is\b)|i'?ll\b|i will\b|then i\b|after that"
     r"|afterwards|remaining|still (?:need|have) to|left to do|todo\b|to-do\b|plan(?: is)?:|follow[- ]up"
     r"|going to|will then|once that)",
     re.IGNORECASE,
 )
-_POINTS_BACK = re.compile(r"\b(?:it|this|that|why|them|these|those)\b", re.IGNORECASE)
-_USER_NEXT = re.compile(r"\b(?:next|after (?:that|this)|afterwards|later|follow[- ]up|tomorrow|then)\b",
+_USER_NEXT = re.compile(r"^then\b|\b(?:next|after (?:that|this)|afterwards|later|follow[- ]up|tomorrow)\b",
                         re.IGNORECASE)
 _CHECK_COMMAND = re.compile(
     r"\b(?:pytest|py\.test|tox|nox|unittest|jest|vitest|mocha|playwright|rspec|phpunit|tsc|ruff|mypy|pyright"
@@ -90,17 +94,23 @@ def _plain(text: str) -> str:
 
 def is_instruction(sentence: str) -> bool:
     """True when a user's sentence states a constraint, preference or prohibition."""
-    return not sentence.rstrip().endswith("?") and _INSTRUCTION.search(_plain(sentence)) is not None
+    if sentence.rstrip().endswith("?"):
+        return False
+    plain = _plain(sentence)
+    return _INSTRUCTION.search(plain) is not None or _DIRECTIVE.search(plain) is not None
 
 
 def goal(user_messages: Sequence[Sequence[str]]) -> str | None:
     """The user's request in one sentence (see the module docstring); ``user_messages`` are sentences."""
-    for sentences in user_messages:
+    for all_sentences in user_messages:
+        # "compress context" asks for this very compression: it is nobody's goal.
+        sentences = [s for s in all_sentences if not is_compression_request(s)]
         if not sentences:
             continue
         index = next((i for i, s in enumerate(sentences) if _REQUEST.match(_plain(s)) or s.endswith("?")), 0)
-        # "The refresh test is flaky on CI. Can you find out why?": the request needs its setting.
-        if index > 0 and (len(sentences[index].split()) < 8 or _POINTS_BACK.search(sentences[index])):
+        # "The refresh test is flaky on CI. Can you find out why?": the request keeps the problem it
+        # answers, the sentence just before it, when both fit in one item.
+        if index > 0 and len(sentences[index - 1]) + len(sentences[index]) < 280:
             return f"{sentences[index - 1]} {sentences[index]}"
         return sentences[index]
     return None

@@ -54,7 +54,7 @@ ToolKind = Literal["read", "edit", "todo", "other"]
 _READ_TOOLS = {"read", "read_file", "readfile", "view", "view_file", "open_file", "cat"}
 _EDIT_TOOLS = {"edit", "multiedit", "write", "notebookedit", "edit_file", "write_file", "create_file",
                "apply_patch", "patch", "str_replace_editor", "replace", "insert"}
-_TODO_TOOLS = {"todowrite", "todo_write", "update_plan"}
+_TODO_TOOLS = {"todowrite", "todo_write", "update_plan", "todo", "todos"}
 _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "filename", "file")
 # An edit/write result that names its file: "Edited app/db.py: what changed", "Wrote 12 lines to x.py".
 _EDITED = re.compile(
