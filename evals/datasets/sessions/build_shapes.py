@@ -42,7 +42,8 @@ def _todos(items: list[tuple[str, str]]) -> list[dict[str, str]]:
 
 def claude_code(session: str, cwd: str, turns: list[Turn]) -> list[dict[str, Any]]:
     """Claude Code's session file."""
-    out: list[dict[str, Any]] = [{"type": "summary", "summary": "Earlier work", "leafUuid": str(uuid.uuid4())}]
+    leaf = str(uuid.uuid5(uuid.NAMESPACE_URL, session))
+    out: list[dict[str, Any]] = [{"type": "summary", "summary": "Earlier work", "leafUuid": leaf}]
     parent = None
     clock = START
 
@@ -61,7 +62,8 @@ def claude_code(session: str, cwd: str, turns: list[Turn]) -> list[dict[str, Any
             record("user", {"role": "user", "content": turn[1]})
         elif turn[0] == "assistant":
             record("assistant", {"id": f"msg_{n:03d}", "type": "message", "role": "assistant",
-                                 "model": "claude-sonnet-4-5", "content": [{"type": "text", "text": turn[1]}]})
+                                 "model": "claude-sonnet-4-5",
+                                 "content": [{"type": "text", "text": turn[1]}]})
         else:
             _, verb, args, result = turn
             tid = f"toolu_{session[:6]}{n:03d}"
@@ -71,7 +73,8 @@ def claude_code(session: str, cwd: str, turns: list[Turn]) -> list[dict[str, Any
                 args = {**args, "file_path": f"{cwd}/{args['file_path']}"}
             record("assistant", {"id": f"msg_{n:03d}", "type": "message", "role": "assistant",
                                  "model": "claude-sonnet-4-5",
-                                 "content": [{"type": "tool_use", "id": tid, "name": _CLAUDE[verb], "input": args}]})
+                                 "content": [{"type": "tool_use", "id": tid, "name": _CLAUDE[verb],
+                                              "input": args}]})
             extra: dict[str, Any] = {}
             if verb == "read":
                 extra["toolUseResult"] = {"type": "text", "file": {"filePath": args["file_path"],
@@ -141,7 +144,8 @@ def codex(session: str, cwd: str, turns: list[Turn]) -> list[dict[str, Any]]:
         call_id = f"call_{session[-4:]}{n:03d}"
         if verb in {"edit", "write"}:
             action = "Add" if verb == "write" else "Update"
-            patch = (f"*** Begin Patch\n*** {action} File: {args['file_path']}\n@@\n-{args.get('old_string', '')}\n"
+            patch = (f"*** Begin Patch\n*** {action} File: {args['file_path']}\n@@\n"
+                     f"-{args.get('old_string', '')}\n"
                      f"+{args.get('new_string', args.get('content', ''))}\n*** End Patch")
             out.append({"timestamp": stamp(), "type": "response_item",
                         "payload": {"type": "custom_tool_call", "status": "completed", "call_id": call_id,
