@@ -3,8 +3,8 @@
 The format is the seed's (§4 "Compressed Summary Format") with SPEC's rulings: the header carries the
 date only (``## Session Compression — 2026-11-29``), so re-running a compression produces the same
 text, and besides the seed's sections the document keeps what an agent needs to resume: ``Goal``,
-``Instructions``, ``Next Steps`` and ``Tests and Build`` (the latest test/build runs). Sections are rendered in
-:data:`SECTIONS` order and omitted when empty; every item is one line.
+``Instructions``, ``Next Steps`` and ``Tests and Build`` (the latest test/build runs). Sections are
+rendered in :data:`SECTIONS` order and omitted when empty; every item is one line.
 
 **Session tags.** Two sessions of one project on one day share the document; each item ends with the
 session it came from, `` (session 5b1f0c8e)`` (the first 8 characters of the agent's session id), or
@@ -66,7 +66,8 @@ DROP_ORDER = ("questions", "progress", "extra", "context", "files", "discoveries
 
 _EXACT_MARGIN = 64
 _TITLE_TO_KEY = {title.lower(): key for key, title in SECTIONS} | {
-    "next steps": "next_steps", "test/build status": "status", "tests and build": "status", "status": "status", "accomplished": "progress",
+    "next steps": "next_steps", "test/build status": "status", "tests and build": "status",
+    "status": "status", "accomplished": "progress",
     "relevant files": "files", "files modified": "files", "failed approaches": "failures",
 }
 _HEADER = re.compile(r"^##\s+Session Compression\s+[—–-]\s+(\S+)")
