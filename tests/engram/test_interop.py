@@ -127,7 +127,8 @@ def test_engram_serve_search_finds_our_document(data: Path, served: str) -> None
 
 def test_what_engram_writes_reads_the_same_through_our_store(data: Path, served: str) -> None:
     """engram's topic upsert, duplicate count and <private> stripping, read back by our Store."""
-    httpx.post(f"{served}/sessions", json={"id": "s1", "project": "p", "directory": "/w/p"}).raise_for_status()
+    session = {"id": "s1", "project": "p", "directory": "/w/p"}
+    httpx.post(f"{served}/sessions", json=session).raise_for_status()
     body = {"session_id": "s1", "type": "decision", "title": "Auth model", "project": "p",
             "topic_key": "architecture/auth", "content": "JWT v1"}
     first = httpx.post(f"{served}/observations", json=body).json()["id"]
