@@ -82,10 +82,12 @@ def build(
     ``completer`` overrides the litellm adapter (evals and tests pass a fake).
     """
     from summarizer.semantic.prompts import PromptLibrary
-    from summarizer.semantic.service import Summarizer
+    from summarizer.semantic.service import GenerationParams, Summarizer
 
     if completer is None and settings.model and not settings.offline:
         completer = build_completer(retry)
+    # SUMMARIZER_MAX_TOKENS raises every prompt's answer limit; unset, each use keeps its own size.
+    params = GenerationParams(max_tokens=settings.max_tokens) if settings.max_tokens else None
     cache = build_cache(settings) if settings.use_cache and not settings.offline else None
     return Summarizer(
         PromptLibrary(settings.prompt_dir),
@@ -96,6 +98,7 @@ def build(
         offline=settings.offline,
         concurrency=settings.concurrency,
         timeout_s=settings.timeout_s,
+        params=params,
     )
 
 

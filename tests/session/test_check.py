@@ -87,3 +87,14 @@ def test_max_tokens_is_sized_from_the_prompts_limit(
     _, fake = _run(claude_code, store, tmp_path, "not a document")
     assert fake.calls[0].max_tokens == answer_tokens(None) == 3000
     assert answer_tokens(1200) == 1200
+
+
+def test_summarizer_max_tokens_reaches_every_prompt() -> None:
+    """The setting is read once and becomes the service's answer limit (compress included)."""
+    from summarizer.app import build
+    from summarizer.settings import Settings
+
+    settings = Settings.load({"SUMMARIZER_MAX_TOKENS": "1500", "HOME": "/nonexistent"})
+    assert settings.max_tokens == 1500
+    assert build(settings).params.max_tokens == 1500
+    assert build(Settings.load({"HOME": "/nonexistent"})).params.max_tokens == 400
