@@ -15,6 +15,7 @@ variable each overrides; nothing is written into the repository or site-packages
 | engram_url        | SUMMARIZER_ENGRAM_URL      | none: the embedded SQLite store          |
 | engram_data_dir   | ENGRAM_DATA_DIR            | ~/.engram                                |
 | bank_dir          | SUMMARIZER_BANK            | .pantheon/memory-bank                    |
+| engram_lock_wait_s| SUMMARIZER_ENGRAM_LOCK_WAIT| 30 (seconds to wait on a locked engram.db)|
 | max_tokens        | SUMMARIZER_MAX_TOKENS      | none: each prompt's own answer size      |
 """
 
@@ -70,6 +71,7 @@ class Settings(BaseModel):
     timeout_s: float = Field(default=60.0, gt=0)
     engram_url: str | None = None
     engram_data_dir: Path
+    engram_lock_wait_s: float = Field(default=30.0, gt=0)
     bank_dir: Path = Path(".pantheon/memory-bank")
     # The model's answer limit. None: sized from the prompt's own limit (the session document's
     # 2,000 tokens with headroom); a set value applies to every prompt (--max-tokens wins).
@@ -99,6 +101,8 @@ class Settings(BaseModel):
             "engram_url": env.get("SUMMARIZER_ENGRAM_URL") or None,
             "engram_data_dir": Path(env.get("ENGRAM_DATA_DIR") or home / ".engram"),
         }
+        if wait := env.get("SUMMARIZER_ENGRAM_LOCK_WAIT"):
+            values["engram_lock_wait_s"] = wait
         if bank := env.get("SUMMARIZER_BANK"):
             values["bank_dir"] = Path(bank)
         if limit := env.get("SUMMARIZER_MAX_TOKENS", "").strip():

@@ -24,7 +24,7 @@ __all__ = ["recover", "session"]
 
 def _read_hook() -> dict[str, Any]:
     try:
-        payload = read_json_object(sys.stdin.read(), source="the --hook JSON on stdin")
+        payload = read_json_object(sys.stdin.read(), source="stdin")
     except InputError as exc:
         raise InputError(f"--hook expects the hook's JSON object on stdin ({exc})") from exc
     if not isinstance(payload.get("transcript_path"), str):
@@ -134,7 +134,10 @@ def _recover_hook(project: str | None) -> None:
     from summarizer import app
     from summarizer.session.usecase import hook_context
 
-    payload = read_json_object(sys.stdin.read(), source="the --hook JSON on stdin")
+    try:
+        payload = read_json_object(sys.stdin.read(), source="stdin")
+    except InputError as exc:
+        raise InputError(f"--hook expects Claude Code's SessionStart JSON object on stdin ({exc})") from exc
     memory, error = app.open_memory(app.load_settings())
     if memory is None:
         raise StorageError(f"engram unavailable: {error}")
