@@ -89,8 +89,8 @@ def session_answer(prompt: str) -> str:
     # The transcript is the fenced block (<<<UNTRUSTED_DATA ...>>> ... <<<END_UNTRUSTED_DATA ...>>>);
     # the prompt's own skeleton around it is not session content.
     # The system prompt names the same markers; the block that holds the data is the last one.
-    fenced = re.findall(r"<<<UNTRUSTED_DATA nonce=(\w+)[^>]*>>>(.*?)<<<END_UNTRUSTED_DATA nonce=\1>>>", prompt,
-                        re.DOTALL)
+    block = r"<<<UNTRUSTED_DATA nonce=(\w+)[^>]*>>>(.*?)<<<END_UNTRUSTED_DATA nonce=\1>>>"
+    fenced = re.findall(block, prompt, re.DOTALL)
     body = fenced[-1][1] if fenced else prompt.split("UNTRUSTED_DATA", 1)[-1]
     # The transcript's "[user]"/"[assistant]" line tags are the prompt's markup, not the memory's.
     plain = re.sub(r"^\[(?:user|assistant|tool result)\] ?", "", body, flags=re.MULTILINE)
