@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from summarizer.scrub import scrub
 from summarizer.session import resume
-from summarizer.session.transcript import Event, Transcript, tool_kind, tool_path
+from summarizer.session.transcript import Event, Transcript, shell_patch, tool_kind, tool_path
 from summarizer.session.triggers import normalise_question
 
 __all__ = ["MAX_ITEM_CHARS", "Extraction", "extract", "normalise_item"]
@@ -269,7 +269,7 @@ def _files(transcript: Transcript) -> list[str]:
 
 def _edited_paths(call: Event) -> list[tuple[str, bool]]:
     name = call.tool.lower().rsplit("__", 1)[-1]
-    patch = call.tool_input.get("patch") or call.tool_input.get("input")
+    patch = call.tool_input.get("patch") or call.tool_input.get("input") or shell_patch(call)
     if isinstance(patch, str) and "*** " in patch:  # Codex/OpenCode apply_patch format
         return [(path, verb == "Add") for verb, path in _PATCH_FILE.findall(patch)]
     path = tool_path(call)

@@ -41,6 +41,7 @@ __all__ = [
     "Transcript",
     "conversation_text",
     "parse_transcript",
+    "shell_patch",
     "tool_kind",
     "tool_path",
 ]
@@ -133,7 +134,28 @@ def tool_kind(call: Event) -> ToolKind:
         return "edit"
     if name in _TODO_TOOLS:
         return "todo"
+    if shell_patch(call) is not None:
+        return "edit"
     return "other"
+
+
+def shell_patch(call: Event) -> str | None:
+    """The patch of a shell call that runs ``apply_patch`` (older Codex rollouts), else ``None``.
+
+    Codex once sent edits as ``shell`` with ``["apply_patch", "*** Begin Patch..."]``, or as a
+    ``bash -lc "apply_patch <<'EOF' ... EOF"`` script; both are edits, not commands.
+    """
+    command = call.tool_input.get("command")
+    if isinstance(command, list) and command:
+        parts = [str(p) for p in command]
+        if parts[0] == "apply_patch" and len(parts) > 1:
+            return parts[1]
+        script = parts[-1]
+    elif isinstance(command, str):
+        script = command
+    else:
+        return None
+    return script if script.lstrip().startswith("apply_patch") and "*** Begin Patch" in script else None
 
 
 def tool_path(call: Event) -> str | None:

@@ -95,3 +95,17 @@ def test_under_the_cap_instructions_and_next_steps_are_dropped_last() -> None:
     assert capped.section("instructions") == doc.section("instructions")
     assert capped.section("next_steps") == doc.section("next_steps")
     assert DROP_ORDER[-2:] == ("next_steps", "instructions")
+
+
+def test_an_older_codex_shell_apply_patch_is_an_edit() -> None:
+    """shell ["apply_patch", "*** Begin Patch ..."] and a bash -lc apply_patch heredoc list their files."""
+    patch = "*** Begin Patch\n*** Update File: src/app.py\n@@\n-a\n+b\n*** End Patch"
+    transcript = parse_transcript(_jsonl(
+        {"type": "response_item", "payload": {"type": "function_call", "name": "shell", "call_id": "c1",
+                                              "arguments": json.dumps({"command": ["apply_patch", patch]})}},
+        {"type": "response_item", "payload": {"type": "function_call", "name": "shell", "call_id": "c2",
+                                              "arguments": json.dumps({"command": [
+                                                  "bash", "-lc", "apply_patch <<'EOF'\n" + patch.replace(
+                                                      "src/app.py", "src/cli.py") + "\nEOF"]})}},
+    ))
+    assert extract(transcript).files == ("`src/app.py` — edited", "`src/cli.py` — edited")
