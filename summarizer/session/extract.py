@@ -94,6 +94,7 @@ def extract(transcript: Transcript) -> Extraction:
     users: list[list[str]] = []
     assistants: list[list[str]] = []
     asked: list[str] = []  # the assistant's questions since the user last spoke
+    user_asked: list[str] = []  # the user's questions the assistant has not answered yet
     for event in transcript.events:
         if event.kind != "message" or event.role not in {"user", "assistant"}:
             continue
@@ -101,6 +102,16 @@ def extract(transcript: Transcript) -> Extraction:
         (users if event.role == "user" else assistants).append(sentences)
         if event.role == "user" and asked:
             _settle(asked, sentences, buckets)
+        if event.role == "assistant" and user_asked and sentences:
+            # The answer the user was given: their question with the reply's first sentence, unless
+            # that sentence is kept in its own right (a decision, a discovery...).
+            if _classify(sentences[0], "assistant") in {None, "questions"}:
+                for question in user_asked:
+                    _answer(buckets["discoveries"], question, sentences[0])
+            user_asked.clear()
+        if event.role == "user":
+            user_asked = [s for s in sentences if s.endswith("?") and len(s.split()) >= 3
+                          and not resume.is_request(s)]
         previous = ""
         for sentence in sentences:
             category = _classify(sentence, event.role) if len(sentence.split()) >= _MIN_WORDS else None
@@ -163,6 +174,18 @@ def _settle(asked: list[str], reply: list[str], buckets: dict[str, list[str]]) -
                 buckets["questions"].remove(question)
             buckets["decisions"].append(f"{question} → {answer}")
     asked.clear()
+
+
+def _answer(discoveries: list[str], question: str, answer: str) -> None:
+    """Keep "Q → A"; a re-asked question ("Sorry, I lost track: does X?") replaces the older answer."""
+    key = normalise_question(question)
+    for index, item in enumerate(discoveries):
+        old, arrow, _ = item.partition(" → ")
+        old_key = normalise_question(old)
+        if arrow and (old_key in key or key in old_key):
+            del discoveries[index]
+            break
+    discoveries.append(f"{question} → {answer}")
 
 
 def _content_words(text: str) -> set[str]:

@@ -30,7 +30,7 @@ from typing import Any
 from summarizer.session.transcript import Event, Transcript, tool_kind
 from summarizer.session.triggers import is_compression_request
 
-__all__ = ["goal", "instructions", "is_instruction", "next_steps", "status"]
+__all__ = ["goal", "instructions", "is_instruction", "is_request", "next_steps", "status"]
 
 _APOSTROPHE = str.maketrans({"’": "'", "‘": "'"})
 _INSTRUCTION = re.compile(
@@ -98,6 +98,11 @@ def is_instruction(sentence: str) -> bool:
         return False
     plain = _plain(sentence)
     return _INSTRUCTION.search(plain) is not None or _DIRECTIVE.search(plain) is not None
+
+
+def is_request(sentence: str) -> bool:
+    """True when a user's sentence asks for work ("Can you fix...", "Add...") rather than a fact."""
+    return _REQUEST.match(_plain(sentence)) is not None
 
 
 def goal(user_messages: Sequence[Sequence[str]]) -> str | None:

@@ -109,3 +109,15 @@ def test_an_older_codex_shell_apply_patch_is_an_edit() -> None:
                                                       "src/app.py", "src/cli.py") + "\nEOF"]})}},
     ))
     assert extract(transcript).files == ("`src/app.py` — edited", "`src/cli.py` — edited")
+
+
+def test_the_answer_the_user_was_given_is_kept_with_the_question() -> None:
+    """A user's question and the assistant's reply: "Q → A" under Discoveries; a request is not a question."""
+    transcript = parse_transcript(_jsonl(
+        {"role": "user", "content": "Can you make customer search fast?"},
+        {"role": "assistant", "content": "Added a trigram index on customers.name."},
+        {"role": "user", "content": "How fast is it now?"},
+        {"role": "assistant", "content": "It takes 4 ms instead of 412 ms on the staging copy."},
+    ))
+    assert extract(transcript).discoveries == (
+        "How fast is it now? → It takes 4 ms instead of 412 ms on the staging copy.",)

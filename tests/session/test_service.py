@@ -67,7 +67,7 @@ def test_a_due_session_is_saved_under_the_day_topic_and_reported(
     assert observation is not None and observation.type == "session"
     assert observation.title == "The token refresh test is flaky on CI. Can you find out why and fix it?"
     assert render_report(report) == (
-        "Context compressed to engram:\n- 3 decisions saved\n- 3 discoveries saved\n- 8 files tracked\n"
+        "Context compressed to engram:\n- 3 decisions saved\n- 4 discoveries saved\n- 8 files tracked\n"
         f"- Topic: {TOPIC}\nOlder conversation context can now be safely forgotten.\n"
     )
     assert store.get_session(claude_code.session_id or "").directory == "/home/dev/shopapi"
