@@ -30,20 +30,12 @@ imports the component (STYLE R3). The model arrives as an optional :class:`Summa
 from __future__ import annotations
 
 import contextlib
-import copy
-import hashlib
-import json
-import os
-import tempfile
-from collections.abc import Callable, Iterator
-from dataclasses import replace
-from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from summarizer.errors import InvalidAnswer, NotFound, StorageError
-from summarizer.scrub import scrub
+from summarizer.errors import NotFound, StorageError
 from summarizer.session.document import (
     MAX_TOKENS,
     SessionDocument,
@@ -55,8 +47,10 @@ from summarizer.session.document import (
     split_tag,
 )
 from summarizer.session.extract import Extraction, extract
+from summarizer.session.marks import FileMarks, TopicLock, no_lock
+from summarizer.session.model import answer_tokens, model_document
 from summarizer.session.reconcile import merge
-from summarizer.session.transcript import Transcript, conversation_text
+from summarizer.session.transcript import Transcript
 from summarizer.session.triggers import decide, start_of_count
 from summarizer.tokens import count_tokens
 
@@ -72,6 +66,7 @@ __all__ = [
     "SessionReport",
     "StoredMemory",
     "TopicLock",
+    "answer_tokens",
     "compress_session",
     "recover",
     "render_report",
@@ -79,50 +74,8 @@ __all__ = [
 ]
 
 Action = Literal["saved", "updated", "unchanged", "not_due", "unavailable"]
-PROMPT = "session"
 SAVE_ATTEMPTS = 8
-# The model may use the whole document budget and still needs room for markdown it is asked to
-# write; answers are capped by us afterwards. A fixed 400 cut every real answer off (issue 14).
-ANSWER_HEADROOM = 1.5
 Lock = Callable[[str], contextlib.AbstractContextManager[object]]
-
-
-class TopicLock:
-    """An exclusive lock file (``fcntl.flock``) held across one topic's read-merge-save.
-
-    One file for all topics: a save takes milliseconds, so finer locks would buy nothing. Where
-    ``fcntl`` does not exist (Windows) the lock is a no-op and the verify-and-retry loop alone keeps
-    concurrent runs' items.
-    """
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    @contextlib.contextmanager
-    def __call__(self, topic: str) -> Iterator[object]:
-        """Hold the lock while the block runs (``topic`` is for the log of a future finer lock)."""
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows
-            yield None
-            return
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle = open(self.path, "a+b")  # noqa: SIM115 - held across the yield
-        except OSError:
-            yield None  # an unwritable lock directory must not stop the save; verification remains
-            return
-        with handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield None
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-@contextlib.contextmanager
-def _no_lock(topic: str) -> Iterator[object]:
-    yield None
 
 
 class StoredMemory(Protocol):
@@ -165,39 +118,6 @@ class CompressionMarks(Protocol):
     def set(self, key: str, tool_calls: int) -> None:
         """Record a compression at ``tool_calls``."""
         ...
-
-
-class FileMarks:
-    """Compression marks as small JSON files under a directory (the cache directory by default)."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-
-    def _path(self, key: str) -> Path:
-        return self.root / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
-
-    def get(self, key: str) -> int | None:
-        """The recorded count; an unreadable mark is treated as none (it only spaces runs out)."""
-        try:
-            value = json.loads(self._path(key).read_text(encoding="utf-8")).get("tool_calls")
-        except (OSError, ValueError, AttributeError):
-            return None
-        return value if isinstance(value, int) else None
-
-    def set(self, key: str, tool_calls: int) -> None:
-        """Write the mark atomically (temp file, then rename).
-
-        A mark that cannot be written (read-only cache directory) is skipped: the memory is already
-        saved, and a missing mark only means the next automatic run is not held off.
-        """
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.root, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"key": key, "tool_calls": tool_calls}, handle)
-            os.replace(tmp, self._path(key))
-        except OSError:
-            return
 
 
 class SessionReport(BaseModel):
@@ -281,7 +201,7 @@ async def compress_session(
     found = extract(transcript)
     fresh, source, reason = SessionDocument.from_extraction(date, found), "keywords", None
     if summarizer is not None:
-        fresh, source, reason = await _model_document(summarizer, transcript, found, date=date,
+        fresh, source, reason = await model_document(summarizer, transcript, found, date=date,
                                                       project=project, max_tokens=max_tokens)
     fresh = fresh.tagged(short_session(transcript.session_id))
     base |= {"source": source, "fallback_reason": reason, "title": _title(fresh, topic)}
@@ -289,7 +209,7 @@ async def compress_session(
         doc, dropped = cap(fresh)
         return _report(doc, SessionDocument(date), base, "unavailable", dropped, found, memory_error)
     try:
-        with (lock or _no_lock)(topic):
+        with (lock or no_lock)(topic):
             return _save(memory, transcript, fresh, base, found, topic=topic, project=project, date=date,
                          marks=marks, session_key=session_key, calls=decision.counts.tool_calls_total)
     except StorageError as exc:
@@ -391,65 +311,3 @@ def _report(doc: SessionDocument, old: SessionDocument, base: dict[str, object],
         **base, **counts, "due": True, "action": action, "new_items": new_items, "dropped": dropped,
         "redactions": found.redactions, "tokens": count_tokens(text), "document": text, "error": error,
     })
-
-
-def answer_tokens(max_tokens: int | None) -> int:
-    """The model's answer limit: ``max_tokens`` when set, else the document's limit with headroom."""
-    return max_tokens if max_tokens else int(MAX_TOKENS * ANSWER_HEADROOM)
-
-
-async def _model_document(summarizer: Summarizer, transcript: Transcript, found: Extraction, *, date: str,
-                    project: str, max_tokens: int | None) -> tuple[SessionDocument, str, str | None]:
-    """The model's document (checked), with the keyword document as the template fallback.
-
-    Returns the document, its source and, when the keyword document stood in, why.
-    """
-    from summarizer.semantic.service import GenerationParams
-    from summarizer.semantic.untrusted import Untrusted
-    from summarizer.semantic.validate import AnswerRules
-    from summarizer.session.check import check_document
-
-    offline = SessionDocument.from_extraction(date, found)
-    rules = AnswerRules(max_lines=300, max_line_chars=600, max_chars=16_000)
-    text = conversation_text(transcript)
-    edited = [line.split("`")[1] for line in found.files if line.count("`") >= 2]
-    users = [e.text for e in transcript.events if e.kind == "message" and e.role == "user"]
-
-    def validate(answer: str, source: str) -> str:
-        check_document(answer, edited=edited, user_messages=users, transcript=text)
-        doc = parse(answer, date=date)
-        if not any(doc.items.values()):
-            raise InvalidAnswer("the answer has none of the session document's sections")
-        body = render(replace(doc, date=date)).split("\n", 1)[1]  # the header date is ours, not novel
-        rules(body, source)
-        return render(replace(doc, date=date))
-
-    # A copy with this prompt's answer limit: the shared service's default fits one-line summaries.
-    sized = copy.copy(summarizer)
-    sized.params = GenerationParams(max_tokens=answer_tokens(max_tokens),
-                                    temperature=summarizer.params.temperature)
-    generation = await sized.generate(
-        PROMPT,
-        {"date": date, "project": project, "max_tokens": MAX_TOKENS,
-         "transcript": Untrusted(text, label="transcript")},
-        validate=validate,
-        fallback=lambda: render(offline),
-    )
-    if generation.source == "template":
-        return offline, "keywords", generation.reason
-    doc = parse(generation.text, date=date)
-    # Scrub again: the model saw scrubbed input, but its answer is persisted and must be clean too.
-    items = {k: tuple(scrub(item)[0] for item in v) for k, v in doc.items.items()}
-    # Files come from tool calls, which are facts: add any file the model's answer left out.
-    named = " ".join(items.get("files", ()))
-    missing = tuple(line for line in found.files if line.split("`")[1] not in named) if found.files else ()
-    items["files"] = items.get("files", ()) + missing
-    # The user's instructions are facts too: the model may shorten them, never lose them.
-    items["instructions"] = _keep(items.get("instructions", ()), found.instructions)
-    return SessionDocument(date, items, doc.extra), generation.source, None
-
-
-def _keep(model: tuple[str, ...], facts: tuple[str, ...]) -> tuple[str, ...]:
-    from summarizer.session.reconcile import similar
-
-    return model + tuple(f for f in facts if not any(similar(f, m) for m in model))
