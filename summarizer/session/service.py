@@ -297,6 +297,8 @@ def render_report(report: SessionReport) -> str:
         notes.append("- Already in memory: the document did not change")
     if report.dropped:
         notes.append(f"- {report.dropped} low-value items dropped to stay under {MAX_TOKENS} tokens")
+    if report.fallback_reason and report.source == "keywords":
+        notes.append(f"- The model's document was not used ({report.fallback_reason}); keyword rules saved")
     return "\n".join(["Context compressed to engram:", *counts, *notes,
                       "Older conversation context can now be safely forgotten."]) + "\n"
 

@@ -12,7 +12,13 @@ from summarizer.errors import InvalidAnswer
 from summarizer.semantic.prompts import PromptLibrary
 from summarizer.semantic.service import Summarizer
 from summarizer.session.check import check_document
-from summarizer.session.service import FileMarks, SessionReport, answer_tokens, compress_session
+from summarizer.session.service import (
+    FileMarks,
+    SessionReport,
+    answer_tokens,
+    compress_session,
+    render_report,
+)
 from summarizer.session.transcript import Transcript
 from summarizer.settings import default_prompt_dir
 from summarizer.testing import FakeCompleter
@@ -70,6 +76,7 @@ def test_a_skeleton_echo_falls_back_and_the_report_says_why(
     assert report.source == "keywords" and report.action == "saved"
     assert report.fallback_reason is not None and "skeleton" in report.fallback_reason
     assert "{X}" not in report.document
+    assert "The model's document was not used (InvalidAnswer: the answer echoes" in render_report(report)
 
 
 def test_an_invented_file_falls_back(claude_code: Transcript, store: Store, tmp_path: Path) -> None:
