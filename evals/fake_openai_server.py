@@ -86,23 +86,31 @@ def phase_gate_answer(prompt: str) -> str:
 def session_answer(prompt: str) -> str:
     """A session document in the seed's format, built from the transcript's own sentences."""
     date = m.group(1) if (m := re.search(r"## Session Compression — (\S+)", prompt)) else "today"
-    body = prompt.split("UNTRUSTED_DATA", 1)[-1]
-    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", body) if len(s.split()) >= 4]
-    sections = {
+    # The transcript is the fenced block (<<<UNTRUSTED_DATA ...>>> ... <<<END_UNTRUSTED_DATA ...>>>);
+    # the prompt's own skeleton around it is not session content.
+    # The system prompt names the same markers; the block that holds the data is the last one.
+    block = r"<<<UNTRUSTED_DATA nonce=(\w+)[^>]*>>>(.*?)<<<END_UNTRUSTED_DATA nonce=\1>>>"
+    fenced = re.findall(block, prompt, re.DOTALL)
+    body = fenced[-1][1] if fenced else prompt.split("UNTRUSTED_DATA", 1)[-1]
+    # The transcript's "[user]"/"[assistant]" line tags are the prompt's markup, not the memory's.
+    plain = re.sub(r"^\[(?:user|assistant|tool result)\] ?", "", body, flags=re.MULTILINE)
+    talk = "\n".join(line for line in plain.splitlines() if not line.startswith("[tool call]"))
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", talk) if len(s.split()) >= 4]
+    edited = re.findall(r"^\[tool call\] (?:Edit|MultiEdit|Write|apply_patch|edit|write)\s+(\S+)", body,
+                        flags=re.MULTILINE)
+    files = list(dict.fromkeys(f for f in edited if _PATH.fullmatch(f)))
+    sections = {  # the seed's order
         "Decisions": [s for s in sentences if _DECISION.search(s)],
         "Discoveries": [s for s in sentences if _DISCOVERY.search(s)],
+        "Files Modified": [f"`{f}` — changed in this session" for f in files[:12]],
         "Failed Approaches (avoid repeating)": [s for s in sentences if _FAILURE.search(s)],
         "Open Questions": [s for s in sentences if _QUESTION.search(s)],
     }
-    files = list(dict.fromkeys(_PATH.findall(body)))
     out = [f"## Session Compression — {date}"]
     for title, items in sections.items():
         if items:
             out.append(f"### {title}")
             out += [f"- {_shorten(s, 200)}" for s in dict.fromkeys(items)]
-    if files:
-        out.append("### Files Modified")
-        out += [f"- `{f}` — changed in this session" for f in files[:12]]
     return "\n".join(out)
 
 

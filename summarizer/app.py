@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from summarizer.semantic.ports import Completer
     from summarizer.semantic.retry import RetryPolicy
     from summarizer.semantic.service import Summarizer
-    from summarizer.session.service import FileMarks
+    from summarizer.session.service import FileMarks, TopicLock
 
 __all__ = [
     "SharedMemory",
@@ -43,6 +43,7 @@ __all__ = [
     "llm_service",
     "load_settings",
     "open_memory",
+    "session_lock",
     "session_marks",
     "today",
 ]
@@ -86,10 +87,12 @@ def build(
     ``completer`` overrides the litellm adapter (evals and tests pass a fake).
     """
     from summarizer.semantic.prompts import PromptLibrary
-    from summarizer.semantic.service import Summarizer
+    from summarizer.semantic.service import GenerationParams, Summarizer
 
     if completer is None and settings.model and not settings.offline:
         completer = build_completer(retry)
+    # SUMMARIZER_MAX_TOKENS raises every prompt's answer limit; unset, each use keeps its own size.
+    params = GenerationParams(max_tokens=settings.max_tokens) if settings.max_tokens else None
     cache = build_cache(settings) if settings.use_cache and not settings.offline else None
     return Summarizer(
         PromptLibrary(settings.prompt_dir),
@@ -100,6 +103,7 @@ def build(
         offline=settings.offline,
         concurrency=settings.concurrency,
         timeout_s=settings.timeout_s,
+        params=params,
     )
 
 
@@ -175,6 +179,19 @@ def session_marks(settings: Settings) -> FileMarks:
     from summarizer.session.service import FileMarks
 
     return FileMarks(settings.cache_dir / "sessions")
+
+
+def session_lock(settings: Settings) -> TopicLock:
+    """The lock that makes a session save's read-merge-write atomic per engram store.
+
+    Beside the database for the embedded store (every writer of that file shares it, whatever its
+    cache directory); under the cache directory for an ``engram serve`` URL.
+    """
+    from summarizer.session.service import TopicLock
+
+    if settings.engram_url:
+        return TopicLock(settings.cache_dir / "locks" / "engram-http.lock")
+    return TopicLock(settings.engram_data_dir / "summarizer-session.lock")
 
 
 def build_results_cache(settings: Settings) -> CellStore:

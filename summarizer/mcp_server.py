@@ -304,7 +304,8 @@ async def _compress(settings: Settings, memory: Memory, cwd: Path, path: str | N
     source = "" if text is not None else (path or locate_transcript(str(cwd)))
     if text is None:
         text = read_text(source, what="transcript")
-    request = SessionRequest(text, source, str(cwd), project, force, app.check_date(date))
+    request = SessionRequest(text, source, str(cwd), project, force, app.check_date(date),
+                             settings.max_tokens)
     backend: MemoryBackend | None = None
     error: str | None = None
     try:
@@ -312,5 +313,6 @@ async def _compress(settings: Settings, memory: Memory, cwd: Path, path: str | N
     except StorageError as exc:
         error = str(exc)
     report = await run_session(request, memory=backend, memory_error=error,
-                               marks=app.session_marks(settings), summarizer=app.llm_service(settings))
+                               marks=app.session_marks(settings), summarizer=app.llm_service(settings),
+                               lock=app.session_lock(settings))
     return render_report(report)

@@ -16,6 +16,7 @@ variable each overrides; nothing is written into the repository or site-packages
 | engram_data_dir   | ENGRAM_DATA_DIR            | ~/.engram                                |
 | bank_dir          | SUMMARIZER_BANK            | .pantheon/memory-bank                    |
 | engram_lock_wait_s| SUMMARIZER_ENGRAM_LOCK_WAIT| 30 (seconds to wait on a locked engram.db)|
+| max_tokens        | SUMMARIZER_MAX_TOKENS      | none: each prompt's own answer size      |
 """
 
 from __future__ import annotations
@@ -46,6 +47,14 @@ def _default_cache_dir(env: Mapping[str, str]) -> Path:
     return Path(base) / "summarizer"
 
 
+def _positive_int(value: str, name: str) -> int:
+    from summarizer.errors import InputError
+
+    if not value.isdigit() or not 0 < int(value) <= 200_000:
+        raise InputError(f"{name} must be a whole number of tokens between 1 and 200000, not {value[:20]!r}")
+    return int(value)
+
+
 class Settings(BaseModel):
     """Everything the composition root needs to build the service."""
 
@@ -64,6 +73,9 @@ class Settings(BaseModel):
     engram_data_dir: Path
     engram_lock_wait_s: float = Field(default=30.0, gt=0)
     bank_dir: Path = Path(".pantheon/memory-bank")
+    # The model's answer limit. None: sized from the prompt's own limit (the session document's
+    # 2,000 tokens with headroom); a set value applies to every prompt (--max-tokens wins).
+    max_tokens: int | None = Field(default=None, gt=0, le=200_000)
 
     @property
     def store_dir(self) -> Path:
@@ -93,5 +105,7 @@ class Settings(BaseModel):
             values["engram_lock_wait_s"] = wait
         if bank := env.get("SUMMARIZER_BANK"):
             values["bank_dir"] = Path(bank)
+        if limit := env.get("SUMMARIZER_MAX_TOKENS", "").strip():
+            values["max_tokens"] = _positive_int(limit, "SUMMARIZER_MAX_TOKENS")
         values.update({k: v for k, v in flags.items() if v is not None})
         return cls.model_validate(values)

@@ -56,6 +56,12 @@ class Client:
         """Close the connection pool."""
         self._http.close()
 
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def _call(self, method: str, path: str, *, params: dict[str, Any] | None = None,
               body: Any = None) -> Any:
         try:
@@ -118,7 +124,17 @@ class Client:
         return Observation.model_validate(self._call("PATCH", f"/observations/{int(id)}", body=body))
 
     def delete(self, id: int, *, hard: bool = False) -> None:
-        """``DELETE /observations/{id}?hard=``."""
+        """``DELETE /observations/{id}?hard=``; a missing (or already deleted) id is :class:`NotFound`.
+
+        engram v1.7 answers 200 for an id it does not have, which would make the two backends
+        disagree; the client asks first (``GET`` answers 404 for missing and soft-deleted rows), so
+        ``delete`` raises :class:`NotFound` exactly where :class:`~summarizer_engram.store.Store` does.
+        """
+        try:
+            self._call("GET", f"/observations/{int(id)}")
+        except NotFound:
+            raise NotFound(f"observation #{id} not found (never saved or already deleted); "
+                           "find ids with search()") from None
         self._call("DELETE", f"/observations/{int(id)}", params={"hard": "true" if hard else "false"})
 
     def search(self, query: str, *, type: str = "", project: str = "", scope: str = "",

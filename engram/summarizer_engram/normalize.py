@@ -73,8 +73,15 @@ def truncate_content(text: str, limit: int = MAX_OBSERVATION_BYTES) -> tuple[str
 
 
 def display_truncate(text: str, limit: int) -> str:
-    """Cut ``text`` to ``limit`` characters and add ``...`` (engram's display helper, rune-based)."""
-    return text if len(text) <= limit else text[:limit] + "..."
+    """Cut ``text`` to ``limit`` UTF-8 bytes and add ``...``, as engram's display helper does.
+
+    engram v1.7 slices the Go string's bytes (``s[:n]``), so a preview can end in half a character
+    (``"…\xc3..."``). We cut at the same byte limit but on a character boundary: ASCII previews are
+    byte-identical to engram's, and a multi-byte character at the cut is dropped whole, never split.
+    """
+    if len(text.encode("utf-8")) <= limit:
+        return text
+    return truncate_bytes(text, limit) + "..."
 
 
 def normalize_scope(scope: str | None) -> str:

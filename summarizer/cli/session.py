@@ -39,24 +39,26 @@ def _read_hook() -> dict[str, Any]:
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="The document's date (default: today).")
 @click.option("--hook", is_flag=True, help="Read a hook's JSON on stdin (PreCompact); implies --force.")
 @click.option("--offline", is_flag=True, default=None, help="Keyword rules only, even with a model set.")
+@click.option("--max-tokens", type=click.IntRange(1, 200_000), default=None,
+              help="The model's answer limit (default: SUMMARIZER_MAX_TOKENS, else sized from the prompt).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def session(transcript: str | None, project: str | None, force: bool, day: str | None, hook: bool,
-            offline: bool | None, as_json: bool) -> None:
+            offline: bool | None, max_tokens: int | None, as_json: bool) -> None:
     """Compress a session TRANSCRIPT (JSONL; '-' for stdin) into engram memory.
 
     Without TRANSCRIPT, the newest Claude Code session of the current directory is used.
     """
     if not hook:
-        handle_errors(_session)(transcript, project, force, day, hook, offline, as_json)
+        handle_errors(_session)(transcript, project, force, day, hook, offline, max_tokens, as_json)
         return
     try:
-        _session(transcript, project, force, day, hook, offline, as_json)
+        _session(transcript, project, force, day, hook, offline, max_tokens, as_json)
     except (SummarizerError, OSError) as exc:  # a hook never blocks the agent's compaction
         fail((str(exc).splitlines() or [type(exc).__name__])[0], 1)
 
 
 def _session(transcript: str | None, project: str | None, force: bool, day: str | None, hook: bool,
-             offline: bool | None, as_json: bool) -> None:
+             offline: bool | None, max_tokens: int | None, as_json: bool) -> None:
     from summarizer import app
     from summarizer.session.service import render_report
     from summarizer.session.usecase import SessionRequest, locate_transcript, run_session
@@ -66,17 +68,21 @@ def _session(transcript: str | None, project: str | None, force: bool, day: str 
         payload = _read_hook()
         transcript, force, cwd = payload["transcript_path"], True, payload.get("cwd") or cwd
     source = transcript or locate_transcript(cwd)
+    settings = app.load_settings(offline=offline, max_tokens=max_tokens)
     request = SessionRequest(read_text(source, what="transcript"), source, cwd, project, force,
-                             app.check_date(day))
-    settings = app.load_settings(offline=offline)
+                             app.check_date(day), settings.max_tokens)
     memory, error = app.open_memory(settings)
     try:
         report = asyncio.run(run_session(request, memory=memory, memory_error=error,
                                          marks=app.session_marks(settings),
-                                         summarizer=app.llm_service(settings)))
+                                         summarizer=app.llm_service(settings),
+                                         lock=app.session_lock(settings)))
     finally:
         if memory is not None:
             memory.close()
+    if report.fallback_reason and settings.model and not settings.offline:
+        click.echo(f"summarizer: the model's document was not used ({report.fallback_reason}); "
+                   "the keyword document was saved instead", err=True)
     if as_json:
         emit_json(report.model_dump(mode="json"))
     elif report.action == "unavailable":
@@ -92,11 +98,22 @@ def _session(transcript: str | None, project: str | None, force: bool, day: str 
 
 
 @click.command()
-@click.option("--project", help="engram project (default: the current directory's name).")
+@click.option("--project", help="engram project (default: detected from the directory, as engram does).")
+@click.option("--hook", is_flag=True,
+              help="Read Claude Code's SessionStart JSON on stdin; print hookSpecificOutput JSON.")
 @click.option("--json", "as_json", is_flag=True, help="Print topic, update time and document as JSON.")
-@handle_errors
-def recover(project: str | None, as_json: bool) -> None:
+def recover(project: str | None, hook: bool, as_json: bool) -> None:
     """Print the newest compressed session document for a project, ready to paste into a prompt."""
+    if not hook:
+        handle_errors(_recover)(project, as_json)
+        return
+    try:  # a hook never exits 2 and never prints a traceback into the agent's context
+        _recover_hook(project)
+    except (SummarizerError, OSError) as exc:
+        fail((str(exc).splitlines() or [type(exc).__name__])[0], 1)
+
+
+def _recover(project: str | None, as_json: bool) -> None:
     from summarizer import app
     from summarizer.session.usecase import recover_project
 
@@ -111,3 +128,21 @@ def recover(project: str | None, as_json: bool) -> None:
         emit_json(found.model_dump(mode="json"))
     else:
         click.echo(found.document, nl=not found.document.endswith("\n"))
+
+
+def _recover_hook(project: str | None) -> None:
+    from summarizer import app
+    from summarizer.session.usecase import hook_context
+
+    try:
+        payload = read_json_object(sys.stdin.read(), source="stdin")
+    except InputError as exc:
+        raise InputError(f"--hook expects Claude Code's SessionStart JSON object on stdin ({exc})") from exc
+    memory, error = app.open_memory(app.load_settings())
+    if memory is None:
+        raise StorageError(f"engram unavailable: {error}")
+    try:
+        answer = hook_context(payload, memory, project)
+    finally:
+        memory.close()
+    emit_json(answer)

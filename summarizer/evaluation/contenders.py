@@ -150,10 +150,10 @@ class TemplateContender:
 
             return "template:" + _source_hash(summarizer.phasegate.templates, summarizer.phasegate.facts)
         if case.kind == "session":
-            import summarizer.session.document
-            import summarizer.session.extract
+            import summarizer.session
 
-            return "template:" + _source_hash(summarizer.session.extract, summarizer.session.document)
+            # The whole room: extraction, resume sections, reconciliation and the cap all shape it.
+            return "template:" + _package_hash(summarizer.session)
         import summarizer.output
 
         return "template:" + _package_hash(summarizer.output)

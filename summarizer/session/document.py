@@ -1,19 +1,24 @@
-"""The compressed-session document: one per project and day, merged, capped, rendered.
+"""The compressed-session document: one per project and day, tagged, capped, rendered, parsed.
 
-The format is the seed's (§4 "Compressed Summary Format") with SPEC's ruling on the header: the
+The format is the seed's (§4 "Compressed Summary Format") with SPEC's rulings: the header carries the
 date only (``## Session Compression — 2026-11-29``), so re-running a compression produces the same
-text. Sections are rendered in the seed's order and omitted when empty; every item is one line.
+text, and besides the seed's sections the document keeps what an agent needs to resume: ``Goal``,
+``Instructions``, ``Next Steps`` and ``Tests and Build`` (the latest test/build runs). Sections are
+rendered in :data:`SECTIONS` order and omitted when empty; every item is one line.
 
-Rulings this module owns:
+**Session tags.** Two sessions of one project on one day share the document; each item ends with the
+session it came from, `` (session 5b1f0c8e)`` (the first 8 characters of the agent's session id), or
+``(sessions 5b1f0c8e: 3, 9a7e21d0: 2)`` on a file line edited in several sessions (edits per session).
+A transcript without a session id gives untagged items. :func:`current_first` reorders each section
+so one session's items come first (``recover`` uses it).
 
-* **Merge** keeps the stored document's items first, in their order, and appends new items whose
-  normalised text (case, spacing, punctuation and backticks ignored) is not there yet. Nothing is
-  ever reordered, so merging the same extraction twice is a no-op. A ``Completed: X`` progress
-  item retires an ``In progress: X`` one.
-* **Cap**: the rendered document stays under :data:`MAX_TOKENS` (o200k tokens). Whole items are
-  dropped, never cut: open questions first, then progress, unknown sections, context, files,
-  discoveries, failures, and decisions last. Within a section the newest item goes first; that is
-  what makes capping idempotent (the dropped items are exactly the ones a re-run appends again).
+**Cap**: the rendered document stays under :data:`MAX_TOKENS` (o200k tokens). Whole items are
+dropped, never cut, in :data:`DROP_ORDER`: open questions first, then progress, sections we did not
+write, context, files, discoveries, failed approaches, decisions, status, the goal, next steps, and
+the user's instructions last. Within a section the newest item goes first; that is what makes capping
+idempotent (the dropped items are exactly the ones a re-run appends again).
+
+Merging a later compression into the stored document is :mod:`.reconcile`'s job.
 """
 
 from __future__ import annotations
@@ -25,26 +30,87 @@ from dataclasses import dataclass, field, replace
 from summarizer.session.extract import Extraction, normalise_item
 from summarizer.tokens import count_tokens
 
-__all__ = ["DROP_ORDER", "MAX_TOKENS", "SECTIONS", "SessionDocument", "cap", "merge", "parse", "render"]
+__all__ = [
+    "DROP_ORDER",
+    "MAX_TOKENS",
+    "SECTIONS",
+    "SessionDocument",
+    "cap",
+    "current_first",
+    "item_key",
+    "parse",
+    "render",
+    "sessions_of",
+    "short_session",
+    "split_tag",
+    "tag",
+]
 
 MAX_TOKENS = 2000
 SECTIONS: tuple[tuple[str, str], ...] = (
+    ("goal", "Goal"),
+    ("instructions", "Instructions"),
     ("context", "Context"),
     ("decisions", "Decisions"),
     ("discoveries", "Discoveries"),
     ("progress", "Progress"),
+    ("next_steps", "Next Steps"),
+    ("status", "Tests and Build"),
     ("files", "Files Modified"),
     ("failures", "Failed Approaches (avoid repeating)"),
     ("questions", "Open Questions"),
 )
 # "extra" stands for sections we did not write (an agent's own mem_save of the same topic).
-DROP_ORDER = ("questions", "progress", "extra", "context", "files", "discoveries", "failures", "decisions")
+DROP_ORDER = ("questions", "progress", "extra", "context", "files", "discoveries", "failures", "decisions",
+              "status", "goal", "next_steps", "instructions")
 
 _EXACT_MARGIN = 64
-_TITLE_TO_KEY = {title.lower(): key for key, title in SECTIONS}
+_TITLE_TO_KEY = {title.lower(): key for key, title in SECTIONS} | {
+    "next steps": "next_steps", "test/build status": "status", "tests and build": "status",
+    "status": "status", "accomplished": "progress",
+    "relevant files": "files", "files modified": "files", "failed approaches": "failures",
+}
 _HEADER = re.compile(r"^##\s+Session Compression\s+[—–-]\s+(\S+)")
 _SECTION = re.compile(r"^###\s+(.+?)\s*$")
 _ITEM = re.compile(r"^\s*[-*]\s+(.*)$")
+_TAG = re.compile(r"\s+\(sessions? ((?:[\w-]{1,16}(?:: \d+)?)(?:, [\w-]{1,16}(?:: \d+)?)*)\)$")
+
+
+def short_session(session_id: str | None) -> str:
+    """The tag form of a session id: its first 8 word characters ("" without an id)."""
+    return re.sub(r"[^\w-]", "", session_id or "")[:8]
+
+
+def split_tag(item: str) -> tuple[str, dict[str, int | None]]:
+    """An item's text without its session tag, and the tag's sessions (with edit counts on files)."""
+    found = _TAG.search(item)
+    if found is None:
+        return item, {}
+    sessions: dict[str, int | None] = {}
+    for part in found.group(1).split(", "):
+        name, _, count = part.partition(": ")
+        sessions[name] = int(count) if count else None
+    return item[: found.start()], sessions
+
+
+def tag(text: str, sessions: Mapping[str, int | None]) -> str:
+    """``text`` with its session tag (see the module docstring)."""
+    if not sessions:
+        return text
+    if len(sessions) == 1:
+        return f"{text} (session {next(iter(sessions))})"
+    parts = [f"{s}: {n}" if n is not None else s for s, n in sessions.items()]
+    return f"{text} (sessions {', '.join(parts)})"
+
+
+def sessions_of(item: str) -> tuple[str, ...]:
+    """The sessions an item is tagged with."""
+    return tuple(split_tag(item)[1])
+
+
+def item_key(item: str) -> str:
+    """The comparison form of an item: no session tag; case, punctuation, spacing ignored."""
+    return normalise_item(split_tag(item)[0])
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +125,13 @@ class SessionDocument:
     def from_extraction(cls, date: str, found: Extraction) -> SessionDocument:
         """The document for one extraction."""
         return cls(date, {key: getattr(found, key) for key, _ in SECTIONS})
+
+    def tagged(self, session: str) -> SessionDocument:
+        """Every item tagged with ``session`` (a no-op for an empty session)."""
+        if not session:
+            return self
+        items = {k: tuple(tag(split_tag(i)[0], {session: None}) for i in v) for k, v in self.items.items()}
+        return replace(self, items=items)
 
     def section(self, key: str) -> tuple[str, ...]:
         """The items of one section (empty when absent)."""
@@ -95,7 +168,8 @@ def parse(text: str, *, date: str = "") -> SessionDocument:
             continue
         if section := _SECTION.match(line):
             title = section.group(1)
-            key = _TITLE_TO_KEY.get(title.lower()) or _TITLE_TO_KEY.get(title.lower().split(" (")[0])
+            lowered = title.lower()
+            key = _TITLE_TO_KEY.get(lowered) or _TITLE_TO_KEY.get(lowered.split(" (")[0])
             if key:
                 current = items.setdefault(key, [])
             else:
@@ -112,18 +186,6 @@ def parse(text: str, *, date: str = "") -> SessionDocument:
         {k: tuple(v) for k, v in items.items()},
         tuple((t, tuple(v)) for t, v in extra),
     )
-
-
-def merge(old: SessionDocument, new: SessionDocument) -> SessionDocument:
-    """``old`` with ``new``'s unseen items appended section by section (see module docstring)."""
-    items: dict[str, tuple[str, ...]] = {}
-    for key, _ in SECTIONS:
-        items[key] = _union(old.section(key), new.section(key))
-    items["progress"] = _retire_in_progress(items["progress"])
-    extra = dict(old.extra)
-    for title, values in new.extra:
-        extra[title] = _union(extra.get(title, ()), values)
-    return SessionDocument(new.date or old.date, items, tuple(extra.items()))
 
 
 def cap(doc: SessionDocument, max_tokens: int = MAX_TOKENS) -> tuple[SessionDocument, int]:
@@ -160,20 +222,12 @@ def _drop_one(doc: SessionDocument) -> tuple[SessionDocument, str] | None:
     return None
 
 
-def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
-    seen: set[str] = set()
-    out: list[str] = []
-    for item in (*first, *second):
-        key = normalise_item(item)
-        if key and key not in seen:
-            seen.add(key)
-            out.append(item)
-    return tuple(out)
-
-
-def _retire_in_progress(progress: tuple[str, ...]) -> tuple[str, ...]:
-    done = {normalise_item(p.split(":", 1)[1]) for p in progress if p.startswith("Completed:")}
-    return tuple(
-        p for p in progress
-        if not (p.startswith("In progress:") and normalise_item(p.split(":", 1)[1]) in done)
-    )
+def current_first(doc: SessionDocument, session: str) -> SessionDocument:
+    """Each section with ``session``'s items first, the others after, each group in stored order."""
+    if not session:
+        return doc
+    items = {
+        key: tuple(sorted(values, key=lambda item: session not in sessions_of(item)))
+        for key, values in doc.items.items()
+    }
+    return replace(doc, items=items)

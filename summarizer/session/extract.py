@@ -20,7 +20,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from summarizer.scrub import scrub
-from summarizer.session.transcript import Event, Transcript, tool_kind, tool_path
+from summarizer.session import resume
+from summarizer.session.transcript import Event, Transcript, shell_patch, tool_kind, tool_path
 from summarizer.session.triggers import normalise_question
 
 __all__ = ["MAX_ITEM_CHARS", "Extraction", "extract", "normalise_item"]
@@ -56,7 +57,8 @@ _NOISE_BLOCKS = re.compile(
 )
 # A sentence that opens by pointing back ("That approach failed") means nothing on its own.
 _ANAPHORA = re.compile(r"^(?:that|this|it|which|these|those|both)\b", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+# An ellipsis inside a sentence ("SELECT ... FOR UPDATE") does not end it.
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\.\.\.)\s+|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s*")
 _PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$", re.MULTILINE)
 _MIN_WORDS = 4
@@ -66,6 +68,10 @@ _MIN_WORDS = 4
 class Extraction:
     """The items found in a transcript, one tuple per section, already scrubbed."""
 
+    goal: tuple[str, ...] = ()
+    instructions: tuple[str, ...] = ()
+    next_steps: tuple[str, ...] = ()
+    status: tuple[str, ...] = ()
     context: tuple[str, ...] = ()
     decisions: tuple[str, ...] = ()
     discoveries: tuple[str, ...] = ()
@@ -82,21 +88,47 @@ def normalise_item(text: str) -> str:
 
 
 def extract(transcript: Transcript) -> Extraction:
-    """Pull the seed's categories out of ``transcript`` with keyword rules (no model needed)."""
+    """Pull the seed's categories, and what resuming needs (:mod:`.resume`), out of ``transcript``."""
     buckets: dict[str, list[str]] = {k: [] for k in ("decisions", "discoveries", "progress",
                                                      "failures", "questions")}
+    users: list[list[str]] = []
+    assistants: list[list[str]] = []
+    asked: list[str] = []  # the assistant's questions since the user last spoke
+    user_asked: list[str] = []  # the user's questions the assistant has not answered yet
     for event in transcript.events:
         if event.kind != "message" or event.role not in {"user", "assistant"}:
             continue
+        sentences = list(_sentences(event.text, min_words=2 if event.role == "user" else _MIN_WORDS))
+        (users if event.role == "user" else assistants).append(sentences)
+        if event.role == "user" and asked:
+            _settle(asked, sentences, buckets)
+        if event.role == "assistant" and user_asked and sentences:
+            # The answer the user was given: their question with the reply's first sentence, unless
+            # that sentence is kept in its own right (a decision, a discovery...).
+            if _classify(sentences[0], "assistant") in {None, "questions"}:
+                for question in user_asked:
+                    _answer(buckets["discoveries"], question, sentences[0])
+            user_asked.clear()
+        if event.role == "user":
+            user_asked = [s for s in sentences if s.endswith("?") and len(s.split()) >= 3
+                          and not resume.is_request(s)]
         previous = ""
-        for sentence in _sentences(event.text):
-            category = _classify(sentence, event.role)
+        for sentence in sentences:
+            category = _classify(sentence, event.role) if len(sentence.split()) >= _MIN_WORDS else None
             if category:
-                buckets[category].append(_with_antecedent(sentence, previous, category))
+                item = _with_antecedent(sentence, previous, category)
+                buckets[category].append(item)
+                if category == "questions" and event.role == "assistant" and sentence.endswith("?"):
+                    asked.append(item)
             previous = sentence
     progress = _todo_progress(transcript) + buckets["progress"]
+    found_goal = resume.goal(users)
     raw = {
-        "context": _context(transcript),
+        "goal": [found_goal] if found_goal else [],
+        "instructions": resume.instructions(users),
+        "next_steps": resume.next_steps(transcript, assistants, users),
+        "status": resume.status(transcript),
+        "context": [],
         "decisions": buckets["decisions"],
         "discoveries": buckets["discoveries"],
         "progress": progress,
@@ -122,6 +154,50 @@ def extract(transcript: Transcript) -> Extraction:
     return Extraction(redactions=redactions, **clean)
 
 
+_YES_NO = re.compile(r"^(?:yes|yeah|yep|no|nope|sure|ok(?:ay)?|go (?:with|ahead)|do it|use|keep|let'?s|skip"
+                     r"|please|definitely|not now|leave)\b", re.IGNORECASE)
+
+
+def _settle(asked: list[str], reply: list[str], buckets: dict[str, list[str]]) -> None:
+    """The user's reply answers the assistant's pending questions: they leave Open Questions.
+
+    A reply answers when it opens like an answer ("Yes", "No", "Go with", "Use", "Let's") or shares
+    two content words with the question; the answer is kept as a decision, "Q → A".
+    """
+    if not reply:
+        asked.clear()
+        return
+    answer = reply[0]
+    for question in asked:
+        if _YES_NO.match(answer) or len(_content_words(question) & _content_words(" ".join(reply))) >= 2:
+            if question in buckets["questions"]:
+                buckets["questions"].remove(question)
+            buckets["decisions"].append(f"{question} → {answer}")
+    asked.clear()
+
+
+def _answer(discoveries: list[str], question: str, answer: str) -> None:
+    """Keep "Q → A"; a re-asked question ("Sorry, I lost track: does X?") replaces the older answer."""
+    key = normalise_question(question)
+    for index, item in enumerate(discoveries):
+        old, arrow, _ = item.partition(" → ")
+        old_key = normalise_question(old)
+        if arrow and (old_key in key or key in old_key):
+            del discoveries[index]
+            break
+    discoveries.append(f"{question} → {answer}")
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9_]{4,}", text.lower()) if w not in _STOP}
+
+
+_STOP = frozenset((  # noqa: SIM905 - a word list reads better as one string
+    "that this with from have what which there their about should would could will shall into "
+    "then than them they your just also been were does doing when where while"
+).split())
+
+
 def _with_antecedent(sentence: str, previous: str, category: str) -> str:
     """Keep what a sentence points back to: "X. That approach failed." or "Q? Leave it open."."""
     if previous and (_ANAPHORA.match(sentence) or (
@@ -144,10 +220,10 @@ def _classify(sentence: str, role: str) -> str | None:
     return None
 
 
-def _sentences(text: str) -> Iterable[str]:
+def _sentences(text: str, *, min_words: int = _MIN_WORDS) -> Iterable[str]:
     for piece in _SENTENCE_END.split(_NOISE_BLOCKS.sub(" ", text)):
         sentence = " ".join(_BULLET.sub("", piece).split())
-        if len(sentence.split()) >= _MIN_WORDS:
+        if len(sentence.split()) >= min_words:
             yield sentence
 
 
@@ -157,15 +233,6 @@ def _shorten(text: str) -> str:
     if len(text) <= MAX_ITEM_CHARS:
         return text
     return text[:MAX_ITEM_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + "…"
-
-
-def _context(transcript: Transcript) -> list[str]:
-    asks = [e for e in transcript.events if e.kind == "message" and e.role == "user"]
-    for event in asks:
-        first = next(iter(_sentences(event.text)), None)
-        if first:
-            return [f"Working on: {first}"]
-    return []
 
 
 def _todo_progress(transcript: Transcript) -> list[str]:
@@ -208,8 +275,8 @@ def _files(transcript: Transcript) -> list[str]:
             if path not in edits:
                 order.append(path)
                 edits[path] = 0
-                if last_said:
-                    reason[path] = last_said
+            if path not in reason and (event.change or (last_said and edits[path] == 0)):
+                reason[path] = event.change or last_said
             edits[path] += 1
             if was_created and edits[path] == 1:
                 created.add(path)
@@ -225,7 +292,7 @@ def _files(transcript: Transcript) -> list[str]:
 
 def _edited_paths(call: Event) -> list[tuple[str, bool]]:
     name = call.tool.lower().rsplit("__", 1)[-1]
-    patch = call.tool_input.get("patch") or call.tool_input.get("input")
+    patch = call.tool_input.get("patch") or call.tool_input.get("input") or shell_patch(call)
     if isinstance(patch, str) and "*** " in patch:  # Codex/OpenCode apply_patch format
         return [(path, verb == "Add") for verb, path in _PATCH_FILE.findall(patch)]
     path = tool_path(call)

@@ -7,10 +7,16 @@
    model through the ``session`` prompt when one is configured (answer validated; the keyword
    document is the template fallback), otherwise with the offline keyword rules (:mod:`.extract`).
 3. **Dedupe against memory**: read the day's document (topic ``session/{project}/compressed/{date}``)
-   and merge into it by normalised text. When the merged text equals what is stored, nothing is
-   written, so a re-run leaves engram exactly as it was (the seed's idempotency rule: not even a
-   revision bump).
-4. **Save** with a topic-key upsert, type ``session``, capped under 2,000 tokens.
+   and reconcile with it (:mod:`.reconcile`); this run's items carry its session tag. When the merged
+   text equals what is stored, nothing is written, so a re-run leaves engram exactly as it was (the
+   seed's idempotency rule: not even a revision bump).
+4. **Save** with a topic-key upsert, type ``session``, capped under 2,000 tokens, titled with the
+   goal (so ``engram search`` finds it by the goal's words). The read-merge-save is atomic per
+   topic: it runs under an exclusive lock (:class:`TopicLock`, a lock file beside the engram
+   database) and is then verified: when the stored document is not the one just written (a writer
+   that does not take the lock, such as engram itself, saved in between), the run merges again
+   into what is there and saves again, up to :data:`SAVE_ATTEMPTS` times. N concurrent runs keep
+   the union of their items.
 5. **Report** in the seed's words. Engram unreachable: the document is returned for stdout and the
    report says it was not saved.
 
@@ -23,21 +29,28 @@ imports the component (STYLE R3). The model arrives as an optional :class:`Summa
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
-import tempfile
-from dataclasses import replace
-from pathlib import Path
+import contextlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from summarizer.errors import InvalidAnswer, NotFound, StorageError
-from summarizer.scrub import scrub
-from summarizer.session.document import MAX_TOKENS, SessionDocument, cap, merge, parse, render
+from summarizer.errors import NotFound, StorageError
+from summarizer.session.document import (
+    MAX_TOKENS,
+    SessionDocument,
+    cap,
+    current_first,
+    parse,
+    render,
+    short_session,
+    split_tag,
+)
 from summarizer.session.extract import Extraction, extract
-from summarizer.session.transcript import Transcript, conversation_text
+from summarizer.session.marks import FileMarks, TopicLock, no_lock
+from summarizer.session.model import answer_tokens, model_document
+from summarizer.session.reconcile import merge
+from summarizer.session.transcript import Transcript
 from summarizer.session.triggers import decide, start_of_count
 from summarizer.tokens import count_tokens
 
@@ -52,6 +65,8 @@ __all__ = [
     "SessionMemory",
     "SessionReport",
     "StoredMemory",
+    "TopicLock",
+    "answer_tokens",
     "compress_session",
     "recover",
     "render_report",
@@ -59,7 +74,8 @@ __all__ = [
 ]
 
 Action = Literal["saved", "updated", "unchanged", "not_due", "unavailable"]
-PROMPT = "session"
+SAVE_ATTEMPTS = 8
+Lock = Callable[[str], contextlib.AbstractContextManager[object]]
 
 
 class StoredMemory(Protocol):
@@ -71,6 +87,8 @@ class StoredMemory(Protocol):
     def updated_at(self) -> str: ...
     @property
     def topic_key(self) -> str | None: ...
+    @property
+    def revision_count(self) -> int: ...
 
 
 class SessionMemory(Protocol):
@@ -102,39 +120,6 @@ class CompressionMarks(Protocol):
         ...
 
 
-class FileMarks:
-    """Compression marks as small JSON files under a directory (the cache directory by default)."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-
-    def _path(self, key: str) -> Path:
-        return self.root / f"{hashlib.sha256(key.encode()).hexdigest()[:32]}.json"
-
-    def get(self, key: str) -> int | None:
-        """The recorded count; an unreadable mark is treated as none (it only spaces runs out)."""
-        try:
-            value = json.loads(self._path(key).read_text(encoding="utf-8")).get("tool_calls")
-        except (OSError, ValueError, AttributeError):
-            return None
-        return value if isinstance(value, int) else None
-
-    def set(self, key: str, tool_calls: int) -> None:
-        """Write the mark atomically (temp file, then rename).
-
-        A mark that cannot be written (read-only cache directory) is skipped: the memory is already
-        saved, and a missing mark only means the next automatic run is not held off.
-        """
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=self.root, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump({"key": key, "tool_calls": tool_calls}, handle)
-            os.replace(tmp, self._path(key))
-        except OSError:
-            return
-
-
 class SessionReport(BaseModel):
     """The outcome of one ``summarizer session`` run (the CLI's ``--json`` and the MCP reply)."""
 
@@ -159,6 +144,9 @@ class SessionReport(BaseModel):
     redactions: int = 0
     tokens: int = 0
     document: str = ""
+    title: str = ""
+    fallback_reason: str | None = None
+    save_attempts: int = 0
     error: str | None = None
 
 
@@ -189,6 +177,8 @@ async def compress_session(
     force: bool = False,
     summarizer: Summarizer | None = None,
     memory_error: str | None = None,
+    lock: Lock | None = None,
+    max_tokens: int | None = None,
 ) -> SessionReport:
     """Compress ``transcript`` into the project's document for ``date`` (see the module docstring).
 
@@ -198,6 +188,8 @@ async def compress_session(
         session_key: identifies the session for ``marks`` (its session id, or the transcript path).
         force: an explicit request: bypasses the trigger rules and the hold-offs.
         summarizer: the LLM service; ``None`` means the offline keyword rules only.
+        lock: serialises the read-merge-save of one topic across processes (:class:`TopicLock`).
+        max_tokens: the model's answer limit; default: the document's own limit with headroom.
     """
     topic = topic_key(project, date)
     start = start_of_count(transcript, marks.get(session_key))
@@ -207,39 +199,67 @@ async def compress_session(
     if not decision.due:
         return SessionReport(due=False, action="not_due", **base)
     found = extract(transcript)
-    fresh, source = SessionDocument.from_extraction(date, found), "keywords"
+    fresh, source, reason = SessionDocument.from_extraction(date, found), "keywords", None
     if summarizer is not None:
-        fresh, source = await _model_document(summarizer, transcript, found, date=date, project=project)
-
-    existing: StoredMemory | None = None
-    error = memory_error
-    if memory is not None:
-        try:
-            existing = memory.latest_by_topic(topic, project=project)
-        except StorageError as exc:
-            error = str(exc)
-    if memory is None or error is not None:
+        fresh, source, reason = await model_document(summarizer, transcript, found, date=date,
+                                                      project=project, max_tokens=max_tokens)
+    fresh = fresh.tagged(short_session(transcript.session_id))
+    base |= {"source": source, "fallback_reason": reason, "title": _title(fresh, topic)}
+    if memory is None or memory_error is not None:
         doc, dropped = cap(fresh)
-        return _report(doc, SessionDocument(date), base, "unavailable", source, dropped, found, error)
-    old = parse(existing.content, date=date) if existing is not None else SessionDocument(date)
-    doc, dropped = cap(merge(old, fresh))
-    text = render(doc)
-    if existing is not None and existing.content.strip() == text.strip():  # engram trims content
-        action: Action = "unchanged"
-    else:
-        session_id = transcript.session_id or f"manual-save-{project}"
-        try:
-            memory.start_session(session_id, project, transcript.cwd or "")
-            memory.save(session_id, topic, text, type="session", project=project, topic_key=topic)
-        except StorageError as exc:
-            return _report(doc, old, base, "unavailable", source, dropped, found, str(exc))
+        return _report(doc, SessionDocument(date), base, "unavailable", dropped, found, memory_error)
+    try:
+        with (lock or no_lock)(topic):
+            return _save(memory, transcript, fresh, base, found, topic=topic, project=project, date=date,
+                         marks=marks, session_key=session_key, calls=decision.counts.tool_calls_total)
+    except StorageError as exc:
+        doc, dropped = cap(fresh)
+        return _report(doc, SessionDocument(date), base, "unavailable", dropped, found, str(exc))
+
+
+def _save(memory: SessionMemory, transcript: Transcript, fresh: SessionDocument, base: dict[str, object],
+          found: Extraction, *, topic: str, project: str, date: str, marks: CompressionMarks,
+          session_key: str, calls: int) -> SessionReport:
+    """Read, merge, save and verify; merge again when another writer got in between."""
+    session_id = transcript.session_id or f"manual-save-{project}"
+    first: SessionDocument | None = None
+    for attempt in range(1, SAVE_ATTEMPTS + 1):
+        existing = memory.latest_by_topic(topic, project=project)
+        old = parse(existing.content, date=date) if existing is not None else SessionDocument(date)
+        first = first or old
+        doc, dropped = cap(merge(old, fresh))
+        text = render(doc)
+        if existing is not None and existing.content.strip() == text.strip():  # engram trims content
+            action: Action = "unchanged" if attempt == 1 else ("updated" if existing.revision_count > 1
+                                                                else "saved")
+            break
+        memory.start_session(session_id, project, transcript.cwd or "")
+        memory.save(session_id, str(base["title"]), text, type="session", project=project, topic_key=topic)
+        stored = memory.latest_by_topic(topic, project=project)
         action = "updated" if existing is not None else "saved"
-    marks.set(session_key, decision.counts.tool_calls_total)
-    return _report(doc, old, base, action, source, dropped, found, None)
+        if stored is not None and stored.content.strip() == text.strip():
+            break
+    else:
+        raise StorageError(f"{topic!r} kept changing under {SAVE_ATTEMPTS} saves; run the command again")
+    marks.set(session_key, calls)
+    return _report(doc, first, base | {"save_attempts": attempt}, action, dropped, found, None)
 
 
-def recover(memory: SessionMemory, project: str) -> Recovery:
-    """The newest compressed document of ``project`` by update time; :class:`NotFound` if none."""
+def _title(doc: SessionDocument, topic: str) -> str:
+    """The document's searchable title: this run's goal, else the topic key."""
+    goals = doc.section("goal")
+    if not goals:
+        return topic
+    text = split_tag(goals[0])[0]
+    return text if len(text) <= 120 else text[:119].rsplit(" ", 1)[0] + "…"
+
+
+def recover(memory: SessionMemory, project: str, *, session_id: str | None = None) -> Recovery:
+    """The newest compressed document of ``project`` by update time; :class:`NotFound` if none.
+
+    Each section lists the current session's items first: ``session_id``'s when given (a resumed
+    session), else those of the session that saved last (the newest goal's tag).
+    """
     prefix = f"session/{project}/compressed/"
     found = memory.latest_by_topic(prefix, project=project)
     if found is None:
@@ -247,8 +267,14 @@ def recover(memory: SessionMemory, project: str) -> Recovery:
             f"no compressed session for project {project!r}; run 'summarizer session TRANSCRIPT "
             f"--project {project}' first, or pass --project"
         )
+    doc = parse(found.content)
+    current = short_session(session_id)
+    if not current or not any(current in split_tag(i)[1] for v in doc.items.values() for i in v):
+        goals = doc.section("goal")
+        current = next(iter(split_tag(goals[-1])[1]), "") if goals else ""
+    text = render(current_first(doc, current)) if current and doc.date else found.content
     return Recovery(project=project, topic_key=found.topic_key or prefix, updated_at=found.updated_at,
-                    document=found.content)
+                    document=text)
 
 
 def render_report(report: SessionReport) -> str:
@@ -271,55 +297,19 @@ def render_report(report: SessionReport) -> str:
         notes.append("- Already in memory: the document did not change")
     if report.dropped:
         notes.append(f"- {report.dropped} low-value items dropped to stay under {MAX_TOKENS} tokens")
+    if report.fallback_reason and report.source == "keywords":
+        notes.append(f"- The model's document was not used ({report.fallback_reason}); keyword rules saved")
     return "\n".join(["Context compressed to engram:", *counts, *notes,
                       "Older conversation context can now be safely forgotten."]) + "\n"
 
 
 def _report(doc: SessionDocument, old: SessionDocument, base: dict[str, object], action: Action,
-            source: str, dropped: int, found: Extraction, error: str | None) -> SessionReport:
+            dropped: int, found: Extraction, error: str | None) -> SessionReport:
     text = render(doc)
     new_items = sum(max(0, doc.count(k) - old.count(k)) for k in doc.items)
+    counts = {key: doc.count(key) for key in ("decisions", "discoveries", "failures", "progress", "files",
+                                              "questions")}
     return SessionReport.model_validate({
-        **base, "due": True, "action": action, "source": source,
-        "decisions": doc.count("decisions"), "discoveries": doc.count("discoveries"),
-        "failures": doc.count("failures"), "progress": doc.count("progress"),
-        "files": doc.count("files"), "questions": doc.count("questions"),
-        "new_items": new_items, "dropped": dropped, "redactions": found.redactions,
-        "tokens": count_tokens(text), "document": text, "error": error,
+        **base, **counts, "due": True, "action": action, "new_items": new_items, "dropped": dropped,
+        "redactions": found.redactions, "tokens": count_tokens(text), "document": text, "error": error,
     })
-
-
-async def _model_document(summarizer: Summarizer, transcript: Transcript, found: Extraction, *, date: str,
-                    project: str) -> tuple[SessionDocument, str]:
-    """The model's document (validated), with the keyword document as the template fallback."""
-    from summarizer.semantic.untrusted import Untrusted
-    from summarizer.semantic.validate import AnswerRules
-
-    offline = SessionDocument.from_extraction(date, found)
-    rules = AnswerRules(max_lines=300, max_line_chars=600, max_chars=16_000)
-
-    def validate(answer: str, source: str) -> str:
-        doc = parse(answer, date=date)
-        if not any(doc.items.values()):
-            raise InvalidAnswer("the answer has none of the session document's sections")
-        body = render(replace(doc, date=date)).split("\n", 1)[1]  # the header date is ours, not novel
-        rules(body, source)
-        return render(replace(doc, date=date))
-
-    generation = await summarizer.generate(
-        PROMPT,
-        {"date": date, "project": project, "max_tokens": MAX_TOKENS,
-         "transcript": Untrusted(conversation_text(transcript), label="transcript")},
-        validate=validate,
-        fallback=lambda: render(offline),
-    )
-    if generation.source == "template":
-        return offline, "keywords"
-    doc = parse(generation.text, date=date)
-    # Scrub again: the model saw scrubbed input, but its answer is persisted and must be clean too.
-    items = {k: tuple(scrub(item)[0] for item in v) for k, v in doc.items.items()}
-    # Files come from tool calls, which are facts: add any file the model's answer left out.
-    named = " ".join(items.get("files", ()))
-    missing = tuple(line for line in found.files if line.split("`")[1] not in named) if found.files else ()
-    items["files"] = items.get("files", ()) + missing
-    return SessionDocument(date, items, doc.extra), generation.source

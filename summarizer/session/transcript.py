@@ -26,8 +26,9 @@ Everything read here is untrusted data: nothing in it is ever followed as an ins
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from summarizer.errors import InputError
@@ -40,6 +41,7 @@ __all__ = [
     "Transcript",
     "conversation_text",
     "parse_transcript",
+    "shell_patch",
     "tool_kind",
     "tool_path",
 ]
@@ -53,8 +55,15 @@ ToolKind = Literal["read", "edit", "todo", "other"]
 _READ_TOOLS = {"read", "read_file", "readfile", "view", "view_file", "open_file", "cat"}
 _EDIT_TOOLS = {"edit", "multiedit", "write", "notebookedit", "edit_file", "write_file", "create_file",
                "apply_patch", "patch", "str_replace_editor", "replace", "insert"}
-_TODO_TOOLS = {"todowrite", "todo_write", "update_plan"}
+_TODO_TOOLS = {"todowrite", "todo_write", "update_plan", "todo", "todos"}
 _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "filename", "file")
+# An edit/write result that names its file: "Edited app/db.py: what changed", "Wrote 12 lines to x.py".
+_EDITED = re.compile(
+    r"\b(?:edited|wrote|written|created|updated|modified|saved|patched|changed)\b"
+    r"(?:\s+(?:file|\d+ lines? to))?"
+    r"\s+`?(?P<path>[\w.@~/-]*[\w-]\.[A-Za-z0-9]{1,8}|[\w.-]*/[\w./-]+)`?(?::\s*(?P<what>.+))?",
+    re.IGNORECASE,
+)
 
 # Codex rollout records wrap the item in "payload"; event_msg and turn_context repeat or annotate it.
 _CODEX_TYPES = {"response_item", "event_msg", "turn_context", "session_meta"}
@@ -75,6 +84,8 @@ class Event:
     call_id: str = ""
     # For a tool result: the total line count of the file it read, when the agent recorded it.
     file_lines: int | None = None
+    # For an edit call known only from its result ("Edited app/db.py: added a pool"): what changed.
+    change: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +134,28 @@ def tool_kind(call: Event) -> ToolKind:
         return "edit"
     if name in _TODO_TOOLS:
         return "todo"
+    if shell_patch(call) is not None:
+        return "edit"
     return "other"
+
+
+def shell_patch(call: Event) -> str | None:
+    """The patch of a shell call that runs ``apply_patch`` (older Codex rollouts), else ``None``.
+
+    Codex once sent edits as ``shell`` with ``["apply_patch", "*** Begin Patch..."]``, or as a
+    ``bash -lc "apply_patch <<'EOF' ... EOF"`` script; both are edits, not commands.
+    """
+    command = call.tool_input.get("command")
+    if isinstance(command, list) and command:
+        parts = [str(p) for p in command]
+        if parts[0] == "apply_patch" and len(parts) > 1:
+            return parts[1]
+        script = parts[-1]
+    elif isinstance(command, str):
+        script = command
+    else:
+        return None
+    return script if script.lstrip().startswith("apply_patch") and "*** Begin Patch" in script else None
 
 
 def tool_path(call: Event) -> str | None:
@@ -236,9 +268,38 @@ def _events(line: int, record: Mapping[str, Any]) -> list[Event]:
     if "role" in record:
         role = _str(record.get("role"))
         if role in {"tool", "function"}:
+            if _is_generic_tool_record(record):
+                return _generic_tool_record(line, record)
             return [_tool_result(line, record, record)]
         return _message(line, role, record, record)
     return []
+
+
+def _is_generic_tool_record(record: Mapping[str, Any]) -> bool:
+    """A ``role: tool`` record that is a whole tool use (name and result), not an answer to a call.
+
+    OpenAI's ``{"role": "tool", "tool_call_id"}`` answers a call made earlier; a record with a
+    ``tool_name`` (or a ``name`` plus ``input``/``arguments``) and no call id is both at once.
+    """
+    if any(record.get(k) for k in ("tool_call_id", "tool_use_id", "call_id")):
+        return False
+    if _str(record.get("tool_name") or record.get("tool")):
+        return True
+    return bool(_str(record.get("name"))) and any(k in record for k in ("input", "arguments", "args"))
+
+
+def _generic_tool_record(line: int, record: Mapping[str, Any]) -> list[Event]:
+    """One generic tool record as a call (counted by the triggers) and its result.
+
+    An edit/write tool that names no path in its arguments usually names it in its result
+    ("Edited app/db.py: ..."); that path, and what the result says changed, go on the call.
+    """
+    call = _tool_call(line, record)
+    result = _tool_result(line, record, record)
+    if tool_kind(call) == "edit" and tool_path(call) is None and (found := _EDITED.search(result.text)):
+        tool_input = {**call.tool_input, "path": found.group("path").strip("`'\"")}
+        call = replace(call, tool_input=tool_input, change=(found.group("what") or "").strip())
+    return [call, result]
 
 
 def _message(line: int, role: str, message: Mapping[str, Any], record: Mapping[str, Any]) -> list[Event]:

@@ -31,6 +31,7 @@ __all__ = [
     "Decision",
     "TriggerCounts",
     "decide",
+    "is_compression_request",
     "normalise_question",
     "start_of_count",
 ]
@@ -130,6 +131,11 @@ def decide(transcript: Transcript, *, start: int = 0, force: bool = False) -> De
     elif start > 0 and since_calls < SPACING_CALLS:
         held = f"{since_calls} tool calls since the last compression (at most one per {SPACING_CALLS})"
     return Decision(bool(reasons) and held is None, tuple(reasons), held, counts)
+
+
+def is_compression_request(text: str) -> bool:
+    """True when ``text`` explicitly asks for a compression ("compress the context", "/memory-compress")."""
+    return _EXPLICIT.search(text) is not None
 
 
 def normalise_question(text: str) -> str:

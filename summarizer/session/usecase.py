@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 from summarizer.errors import InputError
 from summarizer.session.service import (
     CompressionMarks,
+    Lock,
     Recovery,
     SessionMemory,
     SessionReport,
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 __all__ = [
     "SessionRequest",
     "detect_project",
+    "hook_context",
     "locate_transcript",
     "recover_project",
     "run_session",
@@ -51,6 +53,7 @@ class SessionRequest:
         project: an explicit project (``--project``); ``None`` means detect it.
         force: an explicit request: the trigger rules are bypassed.
         date: the document's day (``YYYY-MM-DD``), already validated.
+        max_tokens: the model's answer limit (``--max-tokens``); ``None``: sized from the prompt.
     """
 
     text: str
@@ -59,6 +62,7 @@ class SessionRequest:
     project: str | None
     force: bool
     date: str
+    max_tokens: int | None = None
 
 
 def locate_transcript(cwd: str, env: Mapping[str, str] = os.environ) -> str:
@@ -84,10 +88,18 @@ def session_key(parsed: Transcript, source: str, text: str) -> str:
 
 
 def detect_project(explicit: str | None, parsed: Transcript, cwd: str) -> str:
-    """``--project``, else the name of the session's directory (the transcript's, else ``cwd``)."""
+    """``--project``, else engram's detection (:mod:`.project`) from the session's directory.
+
+    The session's directory is the transcript's ``cwd`` when it recorded one and it exists here,
+    else ``cwd`` (the hook's, else the process's).
+    """
+    from summarizer.session.project import detect_project_name
+
     if explicit and explicit.strip():
         return explicit.strip()
-    return Path(parsed.cwd or cwd).name or "default"
+    if parsed.cwd and not Path(parsed.cwd).is_dir():
+        return Path(parsed.cwd).name or "default"  # recorded elsewhere: its folder name is all we know
+    return detect_project_name(parsed.cwd or cwd)[0]
 
 
 async def run_session(
@@ -97,6 +109,7 @@ async def run_session(
     memory_error: str | None,
     marks: CompressionMarks,
     summarizer: Summarizer | None,
+    lock: Lock | None = None,
 ) -> SessionReport:
     """Parse, name and compress one transcript into the project's document for ``request.date``."""
     parsed = parse_transcript(request.text, source=request.source or "transcript")
@@ -110,9 +123,41 @@ async def run_session(
         force=request.force,
         summarizer=summarizer,
         memory_error=memory_error,
+        lock=lock,
+        max_tokens=request.max_tokens,
     )
 
 
-def recover_project(memory: SessionMemory, project: str | None, cwd: str) -> Recovery:
-    """The newest compressed document of ``project`` (default: the name of ``cwd``)."""
-    return recover(memory, project.strip() if project and project.strip() else Path(cwd).name or "default")
+def recover_project(memory: SessionMemory, project: str | None, cwd: str, *,
+                    session_id: str | None = None) -> Recovery:
+    """The newest compressed document of ``project`` (default: detected from ``cwd``), with
+    ``session_id``'s items first when given (a resumed session)."""
+    from summarizer.session.project import detect_project_name
+
+    name = project.strip() if project and project.strip() else detect_project_name(cwd)[0]
+    return recover(memory, name, session_id=session_id)
+
+
+def hook_context(payload: Mapping[str, object], memory: SessionMemory,
+                 project: str | None) -> dict[str, object]:
+    """Claude Code's ``SessionStart`` hook answer: the recovered document as ``additionalContext``.
+
+    ``payload`` is the hook's JSON (``cwd``, ``source``, ``session_id``). Nothing to recover gives
+    an answer without ``additionalContext`` (Claude Code then adds nothing).
+    """
+    from summarizer.errors import NotFound
+
+    cwd = payload.get("cwd")
+    session_id = payload.get("session_id")
+    answer: dict[str, object] = {"hookEventName": "SessionStart"}
+    try:
+        found = recover_project(memory, project, cwd if isinstance(cwd, str) and cwd else os.getcwd(),
+                                session_id=session_id if isinstance(session_id, str) else None)
+    except NotFound:
+        return {"hookSpecificOutput": answer}
+    source = payload.get("source")
+    intro = ("Memory saved before the last compaction" if source == "compact"
+             else "Memory of this project's latest session")
+    answer["additionalContext"] = (f"{intro} (engram topic {found.topic_key}, updated "
+                                   f"{found.updated_at} UTC):\n\n{found.document}")
+    return {"hookSpecificOutput": answer}

@@ -232,3 +232,12 @@ def test_tools_work_over_the_client(api: respx.MockRouter, client: Client) -> No
     api.get("/search").mock(side_effect=httpx.ConnectError("refused"))
     text, err = HANDLERS["mem_search"](client, query="auth")
     assert err and text.startswith("Search error:")
+
+
+def test_deleting_a_missing_id_is_not_found_as_with_the_store(api: respx.MockRouter, client: Client) -> None:
+    """engram answers 200 for an unknown id; the client still raises NotFound and sends no DELETE."""
+    api.get("/observations/99").respond(404, json={"error": "observation not found"})
+    delete = api.delete("/observations/99").respond(200, json={"id": 99, "status": "deleted"})
+    with pytest.raises(NotFound, match="#99 not found"):
+        client.delete(99)
+    assert delete.call_count == 0

@@ -99,10 +99,21 @@ def test_fts_sanitiser_quotes_each_term_and_or_joins(query: str, expected: str) 
     assert sanitize_fts(query) == expected
 
 
-def test_display_truncate_counts_characters() -> None:
-    """Reference case 61."""
+def test_display_truncate_cuts_at_engrams_byte_limit() -> None:
+    """Reference case 61; the limit is in UTF-8 bytes, as engram slices Go strings."""
     assert display_truncate("this is long", 4) == "this..."
     assert display_truncate("short", 10) == "short"
+    assert display_truncate("a" * 299 + "é" * 5, 300) == "a" * 299 + "..."  # engram: "a"*299 + "\xc3..."
+    assert display_truncate("é" * 150, 300) == "é" * 150  # 300 bytes exactly: whole
+
+
+def test_display_truncate_never_splits_a_character() -> None:
+    """Every cut of a multi-byte text is valid UTF-8 within the byte limit."""
+    text = "naïve café 🚀 日本語テキスト" * 20
+    for limit in range(1, 120):
+        cut = display_truncate(text, limit)
+        assert cut.endswith("...") and len(cut[:-3].encode("utf-8")) <= limit
+        assert text.startswith(cut[:-3])
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ def test_session_then_recover_prints_the_saved_document(runner: CliRunner, fixtu
     assert f"- Topic: session/shopapi/compressed/{DAY}" in result.stdout
     recovered = runner.invoke(main, ["recover", "--project", "shopapi"])
     assert recovered.exit_code == 0
-    assert recovered.stdout.startswith(f"## Session Compression — {DAY}\n### Context\n")
+    assert recovered.stdout.startswith(f"## Session Compression — {DAY}\n### Goal\n")
 
 
 def test_json_report_and_project_defaulting_to_the_current_directory(
@@ -166,3 +166,46 @@ def test_without_a_transcript_the_newest_claude_code_session_of_the_directory_is
     monkeypatch.setenv("HOME", str(tmp_path / "nobody"))
     missing = runner.invoke(main, ["session"])
     assert missing.exit_code == 2 and "no Claude Code session found" in missing.stderr
+
+
+def test_recover_hook_reads_session_start_json_and_prints_additional_context(
+    runner: CliRunner, fixture_dir: Path, tmp_path: Path
+) -> None:
+    """SessionStart JSON in (cwd, source, session_id); hookSpecificOutput.additionalContext out."""
+    saved = runner.invoke(main, ["session", str(fixture_dir / "claude_code.jsonl"), "--date", DAY])
+    assert saved.exit_code == 0, saved.output
+    work = tmp_path / "shopapi"  # the hook's cwd names the project, not the process's directory
+    work.mkdir()
+    hook = {"session_id": "5b1f0c8e-2d7a-4c1e-9a53-7f0e6b2c9d41", "transcript_path": "/x.jsonl",
+            "cwd": str(work), "hook_event_name": "SessionStart", "source": "compact"}
+    result = runner.invoke(main, ["recover", "--hook"], input=json.dumps(hook))
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.stdout)["hookSpecificOutput"]
+    assert answer["hookEventName"] == "SessionStart"
+    assert answer["additionalContext"].startswith("Memory saved before the last compaction")
+    assert f"## Session Compression — {DAY}\n### Goal\n" in answer["additionalContext"]
+
+
+def test_recover_hook_with_nothing_saved_adds_no_context(runner: CliRunner, tmp_path: Path) -> None:
+    """A project with no memory yet: exit 0 and no additionalContext (Claude Code adds nothing)."""
+    hook = {"session_id": "s", "cwd": str(tmp_path), "hook_event_name": "SessionStart", "source": "startup"}
+    result = runner.invoke(main, ["recover", "--hook"], input=json.dumps(hook))
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"hookSpecificOutput": {"hookEventName": "SessionStart"}}
+
+
+def test_recover_hook_never_exits_2_on_bad_input(runner: CliRunner) -> None:
+    """Bad hook JSON is one line on stderr and exit 1."""
+    result = runner.invoke(main, ["recover", "--hook"], input="[1, 2]")
+    assert result.exit_code == 1 and "JSON object" in result.stderr
+
+
+def test_a_bad_max_tokens_is_a_usage_error(
+    runner: CliRunner, fixture_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bad --max-tokens is a usage error; SUMMARIZER_MAX_TOKENS must be a number too."""
+    bad = runner.invoke(main, ["session", str(fixture_dir / "claude_code.jsonl"), "--max-tokens", "0"])
+    assert bad.exit_code == 2
+    monkeypatch.setenv("SUMMARIZER_MAX_TOKENS", "lots")
+    env = runner.invoke(main, ["session", str(fixture_dir / "claude_code.jsonl"), "--date", DAY])
+    assert env.exit_code == 2 and "SUMMARIZER_MAX_TOKENS" in env.stderr

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from summarizer.session.document import MAX_TOKENS, SessionDocument, cap, merge, parse, render
+from summarizer.session.document import MAX_TOKENS, SessionDocument, cap, parse, render
+from summarizer.session.reconcile import merge
 from summarizer.tokens import count_tokens
 
 
@@ -53,11 +54,11 @@ def test_parse_reads_back_what_render_wrote_and_keeps_foreign_sections() -> None
     assert parse(render(doc)) == doc
     foreign = parse(
         "Some prose first.\n## Session Compression — 2026-11-28 14:05\n### Decisions\n"
-        "- A\n### Next Steps\n- ship it\n"
+        "- A\n### Links\n- ship it\n"
     )
     assert foreign.date == "2026-11-28"
     assert foreign.section("decisions") == ("A",)
-    assert foreign.extra == (("Notes", ("Some prose first.",)), ("Next Steps", ("ship it",)))
+    assert foreign.extra == (("Notes", ("Some prose first.",)), ("Links", ("ship it",)))
 
 
 def test_merge_appends_only_items_not_already_there() -> None:

@@ -14,7 +14,7 @@ from summarizer_engram import Store
 from summarizer.errors import NotFound
 from summarizer.semantic.prompts import PromptLibrary
 from summarizer.semantic.service import Summarizer
-from summarizer.session.document import MAX_TOKENS, parse
+from summarizer.session.document import MAX_TOKENS, parse, split_tag
 from summarizer.session.service import FileMarks, SessionReport, compress_session, recover, render_report
 from summarizer.session.transcript import Event, Transcript
 from summarizer.settings import default_prompt_dir
@@ -64,9 +64,10 @@ def test_a_due_session_is_saved_under_the_day_topic_and_reported(
     assert content.strip() == report.document.strip()
     assert content.startswith(f"## Session Compression — {DAY}\n")
     observation = store.latest_by_topic(TOPIC, project="shopapi")
-    assert observation is not None and observation.type == "session" and observation.title == TOPIC
+    assert observation is not None and observation.type == "session"
+    assert observation.title == "The token refresh test is flaky on CI. Can you find out why and fix it?"
     assert render_report(report) == (
-        "Context compressed to engram:\n- 3 decisions saved\n- 3 discoveries saved\n- 8 files tracked\n"
+        "Context compressed to engram:\n- 3 decisions saved\n- 4 discoveries saved\n- 8 files tracked\n"
         f"- Topic: {TOPIC}\nOlder conversation context can now be safely forgotten.\n"
     )
     assert store.get_session(claude_code.session_id or "").directory == "/home/dev/shopapi"
@@ -107,8 +108,9 @@ def test_a_second_compression_the_same_day_merges_into_the_document(
     for key in ("decisions", "discoveries", "failures", "files"):
         assert merged.section(key)[: morning_doc.count(key)] == morning_doc.section(key)
     assert merged.count("failures") == 2 and morning_doc.count("failures") == 1
-    assert "In progress: Fix the refresh race" not in merged.section("progress")  # completed since
-    assert "Completed: Fix the refresh race" in merged.section("progress")
+    progress = [split_tag(p)[0] for p in merged.section("progress")]
+    assert "In progress: Fix the refresh race" not in progress  # completed since
+    assert "Completed: Fix the refresh race" in progress
     assert _stored(store)[1] == 2
     assert store.stats().total_observations == 1
 
@@ -210,8 +212,9 @@ def test_a_configured_model_writes_the_document_and_tool_call_files_are_kept(
     assert len(fake.calls) == 1 and report.source == "llm"
     assert SECRET not in fake.calls[0].user  # scrubbed before it left the process
     doc = parse(_stored(store)[0])
-    assert doc.section("decisions") == ("Inject a Clock protocol: tests must freeze time",)
-    assert doc.section("files")[0] == "`src/auth/tokens.py` — reads the clock once per request"
+    assert doc.section("decisions") == ("Inject a Clock protocol: tests must freeze time (session 5b1f0c8e)",)
+    assert doc.section("files")[0] == (
+        "`src/auth/tokens.py` — reads the clock once per request (session 5b1f0c8e)")
     assert any(f.startswith("`src/auth/clock.py`") for f in doc.section("files"))
 
 

@@ -158,6 +158,6 @@ def test_codex_rollouts_are_read_from_their_response_items() -> None:
     assert len(parsed.results()) == 2
     found = extract(parsed)
     assert found.decisions == ()  # the developer message is instructions, not the conversation
-    assert found.context == ("Working on: Why does the hook never fire?",)
+    assert found.goal == ("Why does the hook never fire?",)
     assert found.discoveries == ("Turns out the parser reads the wrong shape.",)
     assert found.files == ("`src/x.py` — edited: Turns out the parser reads the wrong shape.",)

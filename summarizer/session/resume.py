@@ -1,0 +1,198 @@
+"""What an agent needs to resume after compaction: the goal, the user's instructions, the next steps
+and the current test/build status, extracted deterministically (no model).
+
+Claude Code's own compaction keeps every user message, the pending tasks and the next step; engram's
+``mem_session_summary`` has ``Goal`` and ``Instructions``. These rules recover the same from the
+transcript's own words:
+
+* **Goal**: the user's request in one sentence, from the first user message that has one: its first
+  sentence that asks for something (an imperative, "can you", "I want", "let's"), with the sentence
+  just before it (the problem it answers: "The export times out. Make it stream."), else its first
+  sentence.
+* **Instructions**: every sentence of a user message that states a constraint, preference or
+  prohibition ("don't", "never", "always", "must", "keep it to", "use X not Y", "we ship", "no new
+  dependencies", ...), nearly verbatim. Questions are not instructions. Only user messages count:
+  the assistant and the tools cannot give the user's instructions.
+* **Next steps**: the pending items of the latest to-do list, then the last stated plan: the plan
+  sentences ("next I'll", "then", "still need to", "remaining") of the last assistant message that
+  has any, and "next"/"after that" sentences of the last three user messages.
+* **Status**: the latest run of each test/build/lint command (pytest, npm test, go test, cargo,
+  tsc, ruff, mypy, make, ...) with its counts ("3 failed, 41 passed"), read by pattern from the
+  result. Tool output is otherwise never mined; only these counts and exit codes are taken from it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from summarizer.session.transcript import Event, Transcript, tool_kind
+from summarizer.session.triggers import is_compression_request
+
+__all__ = ["goal", "instructions", "is_instruction", "is_request", "next_steps", "status"]
+
+_APOSTROPHE = str.maketrans({"’": "'", "‘": "'"})
+_INSTRUCTION = re.compile(
+    r"\b(?:don'?t|do not|doesn'?t need|never|always|must(?:n'?t)?|make sure|be sure to|ensure"
+    r"|keep (?:it|this|them|the|everything|all|to)|stick (?:to|with)|prefer|only use|use only"
+    r"|instead of|rather than|(?:use|with|on) [\w.+#/ -]{1,40}?,? not\b|avoid"
+    r"|no (?:new |extra |external |third[- ]party )(?:dependenc|librar|packages?|deps|changes?|migrations?)"
+    r"|without (?:adding|changing|touching|breaking|pulling|new)|we ship"
+    r"|we (?:target|support|deploy|run on|are on|use)"
+    r"|should(?:n'?t| not)? (?:be|use|stay|keep|go|live|touch|change)"
+    r"|please (?:don'?t|do not|keep|use|leave)|has to|have to|needs? to (?:stay|be|keep)"
+    r"|leave (?:the|them|this)|stay(?:s)? (?:on|under|within|compatible|below)|under no circumstances"
+    r"|is off[- ]limits|not allowed|no more than|at most|at least)\b",
+    re.IGNORECASE,
+)
+# A user sentence that opens by prescribing a tool or method: "Use fsync and write the offset first."
+_DIRECTIVE = re.compile(r"(?:^|[;:]\s*)(?:please\s+)?(?:use|only use|always use|stick with|go with)\b",
+                        re.IGNORECASE)
+_REQUEST = re.compile(
+    r"^(?:please\b|pls\b|can you\b|could you\b|would you\b|let'?s\b|i (?:want|need|would like|'d like)\b"
+    r"|help me\b|we need to\b|i need you to\b|your task\b|task:|goal:|(?:add|fix|implement|make|write|create"
+    r"|refactor|update|migrate|investigate|debug|find|remove|rename|move|port|build|set up|figure out"
+    r"|replace|speed up|upgrade|switch|wire|support|convert|split|extract|clean up|document|profile|reduce"
+    r"|track down|get)\b)",
+    re.IGNORECASE,
+)
+_PLAN = re.compile(
+    r"\b(?:next(?:,|:| step| up| i'?ll| we\b| i will| i need| is\b)|i'?ll\b|i will\b|then i\b|after that"
+    r"|afterwards|remaining|still (?:need|have) to|left to do|todo\b|to-do\b|plan(?: is)?:|follow[- ]up"
+    r"|going to|will then|once that)",
+    re.IGNORECASE,
+)
+_USER_NEXT = re.compile(r"^then\b|\b(?:next|after (?:that|this)|afterwards|later|follow[- ]up|tomorrow)\b",
+                        re.IGNORECASE)
+_CHECK_COMMAND = re.compile(
+    r"\b(?:pytest|py\.test|tox|nox|unittest|jest|vitest|mocha|playwright|rspec|phpunit|tsc|ruff|mypy|pyright"
+    r"|eslint|flake8|black --check|go (?:test|build|vet)|cargo (?:test|build|check|clippy)|mvn|gradlew?"
+    r"|dotnet (?:test|build)|make(?:\s+\w+)?"
+    r"|(?:npm|pnpm|yarn|bun)(?: run)? (?:test|build|lint|typecheck|check)"
+    r"|npx (?:jest|vitest|tsc|playwright|eslint)|bazel (?:test|build)|ctest|swift (?:test|build))\b",
+)
+_COUNTS = re.compile(
+    r"\b(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|failures?|tests?)\b",
+    re.IGNORECASE,
+)
+_VERDICTS = (
+    (re.compile(r"All checks passed!|Success: no issues found|Found 0 errors", re.IGNORECASE), "clean"),
+    (re.compile(r"Found (\d+) errors?", re.IGNORECASE), "{} errors"),
+    (re.compile(r"test result: (ok|FAILED)\.", re.IGNORECASE), "test result {}"),
+    (re.compile(r"^(?:FAIL|BUILD FAILED|error\b)", re.MULTILINE), "failed"),
+    (re.compile(r"^ok\s+\S+", re.MULTILINE), "ok"),
+    (re.compile(r"BUILD SUCCESS(?:FUL)?|Compiled successfully|Build succeeded", re.IGNORECASE), "build ok"),
+    (re.compile(r"\b(?:exit code|exit status|exited with code)[: ]+(\d+)", re.IGNORECASE), "exit code {}"),
+)
+_MAX_STATUS = 3
+
+
+def _plain(text: str) -> str:
+    return text.translate(_APOSTROPHE)
+
+
+def is_instruction(sentence: str) -> bool:
+    """True when a user's sentence states a constraint, preference or prohibition."""
+    if sentence.rstrip().endswith("?"):
+        return False
+    plain = _plain(sentence)
+    return _INSTRUCTION.search(plain) is not None or _DIRECTIVE.search(plain) is not None
+
+
+def is_request(sentence: str) -> bool:
+    """True when a user's sentence asks for work ("Can you fix...", "Add...") rather than a fact."""
+    return _REQUEST.match(_plain(sentence)) is not None
+
+
+def goal(user_messages: Sequence[Sequence[str]]) -> str | None:
+    """The user's request in one sentence (see the module docstring); ``user_messages`` are sentences."""
+    for all_sentences in user_messages:
+        # "compress context" asks for this very compression: it is nobody's goal.
+        sentences = [s for s in all_sentences if not is_compression_request(s)]
+        if not sentences:
+            continue
+        index = next((i for i, s in enumerate(sentences) if _REQUEST.match(_plain(s)) or s.endswith("?")), 0)
+        # "The refresh test is flaky on CI. Can you find out why?": the request keeps the problem it
+        # answers, the sentence just before it, when both fit in one item.
+        if index > 0 and len(sentences[index - 1]) + len(sentences[index]) < 280:
+            return f"{sentences[index - 1]} {sentences[index]}"
+        return sentences[index]
+    return None
+
+
+def instructions(user_messages: Iterable[Sequence[str]]) -> list[str]:
+    """Every user sentence that is an instruction, in order."""
+    return [s for sentences in user_messages for s in sentences if is_instruction(s)]
+
+
+def next_steps(transcript: Transcript, assistant_messages: Sequence[Sequence[str]],
+               user_messages: Sequence[Sequence[str]]) -> list[str]:
+    """Pending to-do items, then the last stated plan (see the module docstring)."""
+    out = [f"Next: {text}" for status_, text in _latest_todos(transcript) if status_ == "pending"]
+    for sentences in reversed(assistant_messages[-3:]):  # an old plan is not the last stated one
+        plan = [s for s in sentences if _PLAN.search(_plain(s)) and not s.endswith("?")]
+        if plan:
+            out.extend(plan)
+            break
+    for sentences in user_messages[-3:]:
+        out.extend(s for s in sentences
+                   if _USER_NEXT.search(s) and not s.endswith("?") and not is_instruction(s))
+    return out
+
+
+def _latest_todos(transcript: Transcript) -> list[tuple[str, str]]:
+    latest: list[Any] = []
+    for event in transcript.events:
+        if event.kind == "tool_call" and tool_kind(event) == "todo":
+            todos = event.tool_input.get("todos") or event.tool_input.get("plan")
+            if isinstance(todos, list):
+                latest = todos
+    out = []
+    for item in latest:
+        if isinstance(item, dict):
+            text = item.get("content") or item.get("step") or item.get("text")
+            if isinstance(text, str) and text.strip():
+                out.append((str(item.get("status") or "pending"), text.strip()))
+    return out
+
+
+def status(transcript: Transcript) -> list[str]:
+    """The latest run of each test/build command with its outcome, newest first, at most three."""
+    results = transcript.results()
+    latest: dict[str, str] = {}
+    for index, event in enumerate(transcript.events):
+        if event.kind != "tool_call":
+            continue
+        command = _command(event)
+        if not command or not _CHECK_COMMAND.search(command):
+            continue
+        result = results.get(index)
+        outcome = _outcome(result.text) if result is not None else "no result recorded"
+        shown = command if len(command) <= 100 else command[:99] + "…"
+        latest.pop(shown, None)  # re-insert so dict order is run order
+        latest[shown] = f"`{shown}` — {outcome}"
+    return list(reversed(latest.values()))[:_MAX_STATUS]
+
+
+def _command(call: Event) -> str:
+    value = call.tool_input.get("command") or call.tool_input.get("cmd")
+    if isinstance(value, list):
+        parts = [str(v) for v in value]
+        # Codex runs ["bash", "-lc", "pytest -q"]: the script is the command.
+        value = parts[-1] if len(parts) >= 3 and parts[1] in {"-lc", "-c"} else " ".join(parts)
+    return " ".join(value.split()) if isinstance(value, str) else ""
+
+
+def _outcome(text: str) -> str:
+    counts: list[str] = []
+    for number, word in _COUNTS.findall(text[-20_000:]):
+        piece = f"{number} {word.lower()}"
+        if piece not in counts:
+            counts.append(piece)
+    if counts:
+        return ", ".join(counts[-4:])
+    for pattern, label in _VERDICTS:
+        if found := pattern.search(text[-20_000:]):
+            return label.format(*found.groups())
+    return "ran (outcome not recognised)"
