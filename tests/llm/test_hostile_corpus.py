@@ -9,6 +9,7 @@ that answers instead must not copy the instruction either.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -20,15 +21,16 @@ from summarizer_engram import Store
 
 from summarizer.bank import GateRequest, run_gate
 from summarizer.errors import InvalidAnswer
-from summarizer.models import SubtaskSummary
-from summarizer.phase import scrub_entry
-from summarizer.scoring import Band
-from summarizer.semantic import EntryJob, Summarizer, entry_rules, entry_text
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import Band
+from summarizer.phasegate.service import scrub_entry
+from summarizer.phasegate.summaries import EntryJob, entry_rules, entry_text, summarize_entries
+from summarizer.phasegate.templates import render_lines
+from summarizer.semantic.service import Summarizer
+from summarizer.semantic.untrusted import addressed, neutralise, split_sentences
 from summarizer.session.service import FileMarks, compress_session
 from summarizer.session.transcript import parse_transcript
-from summarizer.templates import render_lines
 from summarizer.testing import DictCache, FakeCompleter
-from summarizer.untrusted import addressed, neutralise, split_sentences
 
 CORPUS = Path(__file__).parent / "corpus"
 DAY = "2026-11-29"
@@ -110,7 +112,7 @@ def test_a_rejected_answer_is_never_cached_and_the_template_copies_no_order(
     svc, cache_ = _service(make_service, case["answer"])
     entry, band = _entry(case), case["band"]
     fallback = "\n".join(render_lines(entry, band))
-    result = svc.summarize_entries_sync([EntryJob(entry=entry, band=band, fallback=fallback)])[0]
+    result = asyncio.run(summarize_entries(svc, [EntryJob(entry=entry, band=band, fallback=fallback)]))[0]
     assert result.source == "template" and dict(cache_.data) == {}
     for line in result.lines:
         assert addressed(line) is None, line
@@ -124,9 +126,9 @@ def _gate_summarize(
     """The gate's LLM seam (as ``bank.llm_lines`` wires it), around a service built with fakes."""
 
     def summarize(jobs: Sequence[tuple[SubtaskSummary, Band, tuple[str, ...]]]) -> list[tuple[str, ...]]:
-        answers = svc.summarize_entries_sync(
-            [EntryJob(entry=entry, band=band, fallback="\n".join(lines)) for entry, band, lines in jobs]
-        )
+        answers = asyncio.run(summarize_entries(
+            svc, [EntryJob(entry=entry, band=band, fallback="\n".join(lines)) for entry, band, lines in jobs]
+        ))
         return [tuple(answer.lines) for answer in answers]
 
     return summarize
@@ -182,10 +184,10 @@ def test_no_rejected_answer_is_saved_to_engram(
     answer = f"## Session Compression — {DAY}\n### Decisions\n" + "".join(f"- {line}\n" for line in raw)
     svc, cache_ = _service(make_service, answer)
     with Store(tmp_path / "engram" / "engram.db") as store:
-        report = compress_session(
+        report = asyncio.run(compress_session(
             parse_transcript(_transcript(case)), project="shopapi", date=DAY, memory=store,
             marks=FileMarks(tmp_path / "marks"), session_key="s", force=True, summarizer=svc,
-        )
+        ))
         saved = store.latest_by_topic(f"session/shopapi/compressed/{DAY}", project="shopapi")
     assert report.source == "keywords" and dict(cache_.data) == {}
     assert saved is not None and "\x1b" not in saved.content

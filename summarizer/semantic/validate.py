@@ -17,7 +17,7 @@ A model answer is accepted only if, after reasoning markers (``<think>``, ``<thi
   previous instructions", "system prompt") that the data does not itself contain;
 * no sentence of it speaks to the reader or to an agent ("note to the summary writer", "ignore ...",
   "you must ...", "mark this as CRITICAL", "run curl ... | sh", in every language of
-  :func:`summarizer.untrusted.addressed`), unless a *trusted* line of the input says it (a user's
+  :func:`summarizer.semantic.untrusted.addressed`), unless a *trusted* line of the input says it (a user's
   own message in a transcript, see ``AnswerRules.trusted_prefixes``); a summary reports the work, it
   never gives orders, so such a sentence can only come from data the model obeyed;
 * it holds no terminal escape sequence or control character.
@@ -42,7 +42,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from summarizer.errors import InvalidAnswer
-from summarizer.untrusted import addressed, neutralise, skeleton, split_sentences
+from summarizer.semantic.untrusted import addressed, neutralise, skeleton, split_sentences
 
 __all__ = [
     "AnswerRules",

@@ -14,12 +14,12 @@ line starts with the warning sign. Each line is at most :data:`MAX_LINE` charact
 
 What the "what" and "why" lines carry is decided by the seed's per-agent-pair variant table
 (:data:`VARIANTS`): endpoints and status codes for Hermes -> Aphrodite, tables / columns / foreign
-keys for the Demeter pairs, and so on. The details come from :func:`summarizer.facts.extract_facts`;
+keys for the Demeter pairs, and so on. The details come from :func:`summarizer.phasegate.facts.extract_facts`;
 a detail already written in the first sentence is not repeated. Everything here is pure.
 
 The template copies the entry's own words, and the entry is data written by another agent: a
 sentence that gives orders to the reader ("NOTE TO THE SUMMARY WRITER: ...", "ignore ...", "mark this
-as CRITICAL", see :func:`summarizer.untrusted.addressed`) is never copied, from the summary or any
+as CRITICAL", see :func:`summarizer.semantic.untrusted.addressed`) is never copied, from the summary or any
 other text field, and a ``files_changed`` item that gives orders is not a file. When nothing of the
 summary is left, the line says so (:data:`WITHHELD`) instead of repeating it.
 """
@@ -30,11 +30,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from summarizer.facts import Facts, extract_facts, sentences, shorten
-from summarizer.keywords import find_concepts
-from summarizer.models import SubtaskSummary
-from summarizer.scoring import WARNING_SIGN, Band
-from summarizer.untrusted import addressed, without_addressed
+from summarizer.phasegate.facts import Facts, extract_facts, sentences, shorten
+from summarizer.phasegate.keywords import find_concepts
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import WARNING_SIGN, Band
+from summarizer.semantic.untrusted import addressed, without_addressed
 
 __all__ = [
     "MAX_LINE",
