@@ -334,7 +334,10 @@ def _compact(
 
 def reduce_envelope(envelope: Mapping[str, Any], *, cap: int = DEFAULT_CAP) -> EnvelopeReduction:
     """Reduce ``envelope`` to at most ``cap`` bytes of compact JSON, keeping every recovery handle."""
-    original: dict[str, Any] = json.loads(json.dumps(dict(envelope)))  # a JSON-native deep copy
+    # A JSON-native deep copy. Python's json reads NaN and Infinity, which are not JSON: they come
+    # back as the strings "NaN", "Infinity", "-Infinity" so what we print stays JSON, and the value
+    # is still there for a reader (dropping it would make the tool's answer look whole).
+    original: dict[str, Any] = json.loads(json.dumps(dict(envelope)), parse_constant=str)
     original_bytes = compact_size(original)
     recovery = _recovery(original)
     counter = [0]
