@@ -101,6 +101,10 @@ def _entry_data(call: _Call, stdin_data: bytes | None) -> dict[str, Any] | None:
     if stdin_data is not None:
         raw = stdin_data
     elif os.path.isfile(call.entry):  # a regular file: reading it here does not consume it
+        from summarizer.jsonio import input_limit
+
+        if os.path.getsize(call.entry) > input_limit(os.environ):
+            return None  # the click command says so, in the words every reader uses
         with open(call.entry, "rb") as handle:
             raw = handle.read()
     else:
@@ -165,10 +169,19 @@ def _cold_path(args: list[str]) -> bool:
     consumed: list[bytes] = []
 
     def read_stdin() -> bytes:
-        consumed.append(sys.stdin.buffer.read() if sys.stdin is not None else b"")
+        from summarizer.jsonio import input_limit, read_limited
+
+        stdin = sys.stdin.buffer if sys.stdin is not None else io.BytesIO()
+        consumed.append(read_limited(stdin, limit=input_limit(os.environ), what="entry", source="-"))
         return consumed[0]
 
-    output = try_cold_score(args[1:], read_stdin)
+    from summarizer.errors import InputError
+
+    try:
+        output = try_cold_score(args[1:], read_stdin)
+    except InputError as exc:  # stdin past SUMMARIZER_MAX_INPUT_BYTES: read no further, say so
+        sys.stderr.write(f"summarizer: {exc}\n")
+        sys.exit(exc.exit_code)
     if output is None:
         if consumed:  # the click command reads stdin again
             encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
