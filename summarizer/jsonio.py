@@ -33,6 +33,7 @@ __all__ = [
     "loads",
     "pretty",
     "read_limited",
+    "request_id",
     "too_large",
 ]
 
@@ -120,3 +121,37 @@ def read_limited(stream: BinaryIO, *, limit: int, what: str, source: str) -> byt
             blocks.clear()  # let the memory go before the error travels up
             raise too_large(what, source, limit)
     return b"".join(blocks)
+
+
+_ID_VALUE = re.compile(r'\s*:\s*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\\n]|\\.){0,200}")')
+
+
+def request_id(text: str, *, scan: int = 1 << 16) -> int | str | None:
+    """The top-level ``"id"`` of a JSON-RPC message that ``json`` cannot load (nested too deeply, a
+    number too long, cut off): a server must still answer the client waiting on that id.
+
+    A small scanner over the first ``scan`` characters: it skips strings, tracks the nesting depth
+    and reads the value of an ``"id"`` key at depth 1 only (an ``id`` inside the arguments is not
+    the request's). ``None`` when there is none, or it is neither an integer nor a string.
+
+    >>> request_id('{"jsonrpc": "2.0", "params": {"id": 7}, "id": 12, "x": [[[[')
+    12
+    """
+    depth, i, end = 0, 0, min(len(text), scan)
+    while i < end:
+        ch = text[i]
+        if ch == '"':
+            close = i + 1
+            while close < end and text[close] != '"':
+                close += 2 if text[close] == "\\" else 1
+            if depth == 1 and text[i:close + 1] == '"id"' and (m := _ID_VALUE.match(text, close + 1)):
+                value = m.group(1)
+                return str(json.loads(value)) if value.startswith('"') else int(value)
+            i = close + 1
+            continue
+        if ch in "[{":
+            depth += 1
+        elif ch in "]}":
+            depth -= 1
+        i += 1
+    return None

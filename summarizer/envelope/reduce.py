@@ -35,6 +35,7 @@ from summarizer.envelope.handles import (
     is_approval,
     is_kept_leaf,
 )
+from summarizer.errors import InputError
 from summarizer.scrub import scrub
 from summarizer.scrub_patterns import generic_kind, plausible_value
 
@@ -334,6 +335,8 @@ def _compact(
 
 def reduce_envelope(envelope: Mapping[str, Any], *, cap: int = DEFAULT_CAP) -> EnvelopeReduction:
     """Reduce ``envelope`` to at most ``cap`` bytes of compact JSON, keeping every recovery handle."""
+    if cap < 1:
+        raise InputError(f"cap must be at least 1 byte, not {cap}; pass a positive byte budget")
     # A JSON-native deep copy. Python's json reads NaN and Infinity, which are not JSON: they come
     # back as the strings "NaN", "Infinity", "-Infinity" so what we print stays JSON, and the value
     # is still there for a reader (dropping it would make the tool's answer look whole).
