@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -149,8 +150,13 @@ def try_cold_score(args: Sequence[str], read_stdin: Callable[[], bytes]) -> str 
         return None
     result = score_one(entry)
     text = pretty(result.as_dict()) if call.as_json else "\n".join(score_report(result, entry.from_agent))
-    # click.echo strips ANSI escapes when stdout is not a terminal; leave such text to click.
-    return None if "\x1b" in text else text + "\n"
+    # Escapes, controls, zero-width and bidi characters: the click path prints without them.
+    return None if _UNSAFE.search(text) else text + "\n"
+
+
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]"
+)
 
 
 def _encodable(text: str) -> bool:
