@@ -115,5 +115,5 @@ def main() -> None:
     """Keep coding agents' context small without losing what matters."""
     from summarizer.cli._common import SafeText
 
-    if not isinstance(sys.stdout, SafeText):  # what we print repeats untrusted text: no escapes
+    if sys.stdout is not None and not isinstance(sys.stdout, SafeText):  # we print untrusted text
         sys.stdout = SafeText(sys.stdout)
