@@ -113,7 +113,8 @@ def build_originals(settings: Settings) -> OriginalStore:
     """The content-addressed store of tool output originals (``summarizer restore`` reads it)."""
     from summarizer.output import OriginalStore
 
-    return OriginalStore(settings.store_dir)
+    # Retention (SUMMARIZER_ORIGINALS_MAX_BYTES / _MAX_AGE) is read here, at the one root.
+    return OriginalStore.configured(settings.store_dir, os.environ)
 
 
 def open_memory(settings: Settings) -> tuple[MemoryBackend | None, str | None]:
@@ -123,9 +124,11 @@ def open_memory(settings: Settings) -> tuple[MemoryBackend | None, str | None]:
     from summarizer.errors import StorageError
 
     try:
-        return open_backend(settings.engram_db, settings.engram_url), None
+        wait = settings.engram_lock_wait_s
+        backend = open_backend(settings.engram_db, settings.engram_url, lock_wait_s=wait)
     except StorageError as exc:
         return None, str(exc)
+    return backend, None
 
 
 class SharedMemory:
@@ -149,7 +152,9 @@ class SharedMemory:
                 else:
                     from summarizer_engram import open_backend
 
-                    self._backend = open_backend(self._settings.engram_db, self._settings.engram_url)
+                    settings = self._settings
+                    self._backend = open_backend(settings.engram_db, settings.engram_url,
+                                                 lock_wait_s=settings.engram_lock_wait_s)
             return self._backend
 
     def close(self) -> None:

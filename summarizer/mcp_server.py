@@ -38,8 +38,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from summarizer import app
 from summarizer.app import SharedMemory
 from summarizer.errors import InputError, StorageError, SummarizerError
-from summarizer.inputs import read_text
-from summarizer.jsonio import loads
+from summarizer.inputs import json_object, read_text
 from summarizer.scrub import scrub
 from summarizer.settings import Settings
 
@@ -301,14 +300,7 @@ async def _serve_stdio(server: MCPServer[Any]) -> None:
 def _entry(value: dict[str, Any] | str, source: str = "entry") -> Any:
     from summarizer.phasegate.service import entry_from_mapping
 
-    if isinstance(value, str):
-        try:
-            value = loads(value, source=source)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{source} is not valid JSON ({exc.msg}); pass an object") from exc
-    if not isinstance(value, dict):
-        raise InputError(f"{source} must be a JSON object (a subtask_summary)")
-    return entry_from_mapping(value, source)
+    return entry_from_mapping(json_object(value, source=source), source)
 
 
 def _entries(values: list[dict[str, Any]]) -> list[Any]:
@@ -350,11 +342,12 @@ def _register_phase(server: MCPServer[Any]) -> None:
 def _register_output(server: MCPServer[Any], settings: Settings) -> None:
     @server.tool()
     def output_compress(output: str, target_tokens: int | None = None, exit_code: int | None = None,
-                        floor_tokens: int | None = None) -> CallToolResult:
+                        floor_tokens: int | None = None, envelope: bool = False) -> CallToolResult:
         """Compress a build log, test trace or log dump; every error coordinate survives.
 
-        Returns the compressed text with its envelope (tokens before/after, coordinates, restore id).
-        The full output is kept: ``output_restore`` with the ``restore_id`` gives it back.
+        Returns what ``summarizer output`` prints: small outputs unchanged, large ones compressed,
+        the last line naming the restore id (``output_restore`` gives the full output back).
+        ``envelope: true`` returns the JSON envelope (tokens, coordinates, patterns) instead.
         """
 
         def work() -> str:
@@ -369,7 +362,9 @@ def _register_output(server: MCPServer[Any], settings: Settings) -> None:
                                     **({"floor_tokens": floor_tokens} if floor_tokens is not None else {}))
             result = compress_output(io.BytesIO(output.encode("utf-8")), app.build_originals(settings),
                                      options)
-            return _json(result.model_dump(mode="json"))
+            from summarizer.agents.mcp_reply import output_reply
+
+            return output_reply(result, envelope=envelope)
 
         return _guard(work)
 
@@ -400,14 +395,7 @@ def _register_envelope(server: MCPServer[Any]) -> None:
         """
 
         def work() -> str:
-            value: Any = envelope
-            if isinstance(value, str):
-                try:
-                    value = loads(value, source="envelope")
-                except json.JSONDecodeError as exc:
-                    raise InputError(f"envelope is not valid JSON ({exc.msg}, column {exc.colno})") from exc
-            if not isinstance(value, dict):
-                raise InputError("envelope must be a JSON object (an agentic-workspace/v1 tool result)")
+            value = json_object(envelope, source="envelope")
             reduce_envelope = importlib.import_module("summarizer.envelope.reduce").reduce_envelope
             reduced = reduce_envelope(value) if cap is None else reduce_envelope(value, cap=cap)
             return _json(reduced.model_dump(mode="json"))
