@@ -7,31 +7,36 @@ Shared by the CLI and the MCP server (neither imports the other). Every failure 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
 from summarizer.errors import InputError
-from summarizer.jsonio import loads
+from summarizer.jsonio import check_size, input_limit, loads, read_limited
 
 __all__ = ["json_object", "read_bytes", "read_json_object", "read_text"]
 
 
-def read_bytes(source: str) -> bytes:
-    """Read a file path or ``-`` (stdin) as bytes; a missing file is an :class:`InputError`."""
+def read_bytes(source: str, *, what: str = "input") -> bytes:
+    """Read a file path or ``-`` (stdin) as bytes, at most ``SUMMARIZER_MAX_INPUT_BYTES`` of them
+    (see :mod:`summarizer.jsonio`); a missing file or a larger input is an :class:`InputError`."""
+    limit = input_limit(os.environ)
     if source == "-":
-        return sys.stdin.buffer.read()
+        return read_limited(sys.stdin.buffer, limit=limit, what=what, source=source)
     path = Path(source)
     if not path.exists():
         raise InputError(f"file not found: {source!r}; pass an existing file or '-' for stdin")
     if path.is_dir():
         raise InputError(f"{source!r} is a directory; pass a file or '-' for stdin")
-    return path.read_bytes()
+    check_size(source, limit=limit, what=what)
+    with path.open("rb") as handle:
+        return read_limited(handle, limit=limit, what=what, source=source)
 
 
 def read_text(source: str, *, what: str = "input") -> str:
-    """Read strict UTF-8 text; invalid UTF-8 or an empty input is an :class:`InputError`."""
-    data = read_bytes(source)
+    """Read strict UTF-8 text; invalid UTF-8, an empty or too large input is an :class:`InputError`."""
+    data = read_bytes(source, what=what)
     if not data.strip():
         raise InputError(f"{what} {source!r} is empty; give it some content")
     try:

@@ -30,6 +30,7 @@ most of that budget, so the hot commands are answered here and everything else g
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
@@ -104,6 +105,10 @@ def _entry_data(call: _Call, stdin_data: bytes | None) -> dict[str, Any] | None:
     if stdin_data is not None:
         raw = stdin_data
     elif os.path.isfile(call.entry):  # a regular file: reading it here does not consume it
+        from summarizer.jsonio import input_limit
+
+        if os.path.getsize(call.entry) > input_limit(os.environ):
+            return None  # the click command says so, in the words every reader uses
         with open(call.entry, "rb") as handle:
             raw = handle.read()
     else:
@@ -149,8 +154,13 @@ def try_cold_score(args: Sequence[str], read_stdin: Callable[[], bytes]) -> str 
         return None
     result = score_one(entry)
     text = pretty(result.as_dict()) if call.as_json else "\n".join(score_report(result, entry.from_agent))
-    # click.echo strips ANSI escapes when stdout is not a terminal; leave such text to click.
-    return None if "\x1b" in text else text + "\n"
+    # Escapes, controls, zero-width and bidi characters: the click path prints without them.
+    return None if _UNSAFE.search(text) else text + "\n"
+
+
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff]"
+)
 
 
 def _encodable(text: str) -> bool:
@@ -169,10 +179,19 @@ def _cold_path(args: list[str]) -> bool:
     consumed: list[bytes] = []
 
     def read_stdin() -> bytes:
-        consumed.append(sys.stdin.buffer.read() if sys.stdin is not None else b"")
+        from summarizer.jsonio import input_limit, read_limited
+
+        stdin = sys.stdin.buffer if sys.stdin is not None else io.BytesIO()
+        consumed.append(read_limited(stdin, limit=input_limit(os.environ), what="entry", source="-"))
         return consumed[0]
 
-    output = try_cold_score(args[1:], read_stdin)
+    from summarizer.errors import InputError
+
+    try:
+        output = try_cold_score(args[1:], read_stdin)
+    except InputError as exc:  # stdin past SUMMARIZER_MAX_INPUT_BYTES: read no further, say so
+        sys.stderr.write(f"summarizer: {exc}\n")
+        sys.exit(exc.exit_code)
     if output is None:
         if consumed:  # the click command reads stdin again
             import io

@@ -25,7 +25,9 @@ import importlib
 import importlib.util
 import inspect
 import json
-from collections.abc import Callable
+import os
+import sys
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -72,8 +74,14 @@ def _guard(work: Callable[[], str]) -> CallToolResult:
 
 def _failure(exc: Exception) -> CallToolResult:
     """The one-line ``isError`` reply for a failed tool body."""
+    from pydantic import ValidationError
+
     if isinstance(exc, SummarizerError):
         return _result(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, error=True)
+    if isinstance(exc, ValidationError):  # an argument out of range (target_tokens: -1): the caller's
+        problems = "; ".join(f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}"
+                             for e in exc.errors()[:3])
+        return _result(f"invalid argument ({problems}); fix it and call again", error=True)
     # a bug must not take the agent's server down
     message = f"internal error in summarizer ({type(exc).__name__}: {exc}); please report it"
     return _result(message, error=True)
@@ -154,12 +162,139 @@ def _version() -> str:
 
 def serve(tools: str = "") -> None:
     """Serve over stdio until the client disconnects."""
+    import anyio
+
     settings = app.load_settings()
     memory = Memory(settings)
     try:
-        build_server(settings, tools=tools, memory=memory).run()
+        anyio.run(_serve_stdio, build_server(settings, tools=tools, memory=memory))
     finally:
         memory.close()
+
+
+# -- the stdio transport, guarded -------------------------------------------------------------------
+# The SDK drops a line it cannot read as a JSON-RPC message (a missing "jsonrpc", params that are not
+# an object, JSON nested too deeply, a 5,000-digit number, a huge line), so a client waiting on that
+# id hangs. Each such line becomes a synthetic request to _REJECTED carrying the id and the reason;
+# the pump answers it with a JSON-RPC error instead of passing it to the SDK. A line without a
+# readable id (a broken notification) cannot be answered and is only logged.
+_REJECTED = "summarizer/rejected"
+_NULL_ID = "summarizer/null-id"
+MAX_MESSAGE_BYTES = 64 << 20
+"""One JSON-RPC line (so every tool argument): transcripts and logs fit, an endless stream does not.
+``SUMMARIZER_MCP_MAX_MESSAGE_BYTES`` changes it (same forms as ``SUMMARIZER_MAX_INPUT_BYTES``)."""
+
+
+def _rejection(line: str) -> str | None:
+    """``None`` for a line the SDK can read; else the synthetic request that answers its sender."""
+    import mcp_types
+
+    from summarizer.jsonio import request_id
+
+    try:
+        parsed = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception:  # pydantic's error: judged again below, with our own reader
+        parsed = None
+    # The SDK reads {"id": {...}, "method": ...} as a notification and never answers it.
+    if parsed is not None and not (isinstance(parsed, mcp_types.JSONRPCNotification) and '"id"' in line):
+        return None
+    code, message, ident, null_id = mcp_types.INVALID_REQUEST, "not a JSON-RPC 2.0 request", None, False
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as exc:
+        code, message = mcp_types.PARSE_ERROR, f"parse error: {exc.msg} at column {exc.colno}"
+    except RecursionError:
+        code, message = mcp_types.PARSE_ERROR, "the message is nested too deeply to read; flatten it"
+    except ValueError as exc:  # a number longer than Python converts
+        code, message = mcp_types.PARSE_ERROR, f"the message holds a value that cannot be read ({exc})"[:200]
+    else:
+        if isinstance(value, dict):
+            ident = value.get("id")
+            message = "invalid request: needs jsonrpc \"2.0\", a string method and object params"
+            if "id" in value and (isinstance(ident, bool) or not isinstance(ident, int | str)):
+                message = "invalid request: the id must be a string or an integer"
+                ident, null_id = _NULL_ID, True  # JSON-RPC: an unreadable id is answered with null
+    if ident is None:
+        ident = request_id(line)
+    if isinstance(ident, bool) or not isinstance(ident, int | str):
+        sys.stderr.write(f"summarizer mcp: dropped a message without a usable id ({message})\n")
+        return ""
+    params = {"code": code, "message": message, "null_id": null_id}
+    return json.dumps({"jsonrpc": "2.0", "id": ident, "method": _REJECTED, "params": params})
+
+
+async def _stdin_lines(limit: int = MAX_MESSAGE_BYTES) -> AsyncIterator[str]:
+    """The lines of stdin, each at most ``limit`` bytes; a longer one is skipped and answered."""
+    import anyio
+
+    buffer = sys.stdin.buffer
+    while raw := await anyio.to_thread.run_sync(buffer.readline, limit + 1):
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            head = raw[: 1 << 16].decode("utf-8", "replace")
+            rest = b""
+            while not rest.endswith(b"\n"):  # drain the oversized line without keeping it
+                if not (rest := await anyio.to_thread.run_sync(buffer.readline, 1 << 20)):
+                    break
+            ident = _id_or_none(head)
+            if ident is not None:
+                yield json.dumps({"jsonrpc": "2.0", "id": ident, "method": _REJECTED, "params": {
+                    "code": -32600, "message": f"request larger than {limit} bytes; send less, or a path"}})
+            continue
+        line = raw.decode("utf-8", "replace")
+        if not line.strip():
+            continue
+        rejected = _rejection(line)
+        if rejected is None:
+            yield line
+        elif rejected:
+            yield rejected
+
+
+def _id_or_none(text: str) -> int | str | None:
+    from summarizer.jsonio import request_id
+
+    ident = request_id(text)
+    return None if isinstance(ident, bool) else ident
+
+
+async def _serve_stdio(server: MCPServer[Any]) -> None:
+    """``server.run()`` over stdio, with :func:`_stdin_lines` in front of the SDK's reader."""
+    import anyio
+    import mcp_types
+    from mcp.server.stdio import stdio_server
+    from mcp.shared._context_streams import create_context_streams
+    from mcp.shared.message import SessionMessage
+
+    # The SDK's own loop (MCPServer.run_stdio_async) with our stdin; the low-level server has no
+    # public accessor on MCPServer 2.x, hence the one private attribute read here.
+    lowlevel = server._lowlevel_server
+    from summarizer.jsonio import input_limit
+
+    configured = os.environ.get("SUMMARIZER_MCP_MAX_MESSAGE_BYTES", "")
+    limit = input_limit({"SUMMARIZER_MAX_INPUT_BYTES": configured}) if configured else MAX_MESSAGE_BYTES
+    stdin: Any = _stdin_lines(limit)
+    # any async iterator of lines serves as stdin; the SDK types an AsyncFile
+    async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+        inbound_writer, inbound = create_context_streams[SessionMessage | Exception](0)
+
+        async def pump() -> None:
+            async with inbound_writer:
+                async for item in read_stream:
+                    request = item.message if isinstance(item, SessionMessage) else None
+                    if isinstance(request, mcp_types.JSONRPCRequest) and request.method == _REJECTED:
+                        params = request.params or {}
+                        error = mcp_types.ErrorData(code=int(params.get("code", -32600)),
+                                                    message=str(params.get("message", "invalid request")))
+                        ident = None if params.get("null_id") else request.id
+                        reply = mcp_types.JSONRPCError(jsonrpc="2.0", id=ident, error=error)
+                        await write_stream.send(SessionMessage(reply))
+                    else:
+                        await inbound_writer.send(item)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(pump)
+            await lowlevel.run(inbound, write_stream, lowlevel.create_initialization_options())
+            group.cancel_scope.cancel()
 
 
 def _entry(value: dict[str, Any] | str, source: str = "entry") -> Any:
@@ -270,7 +405,8 @@ def _register_envelope(server: MCPServer[Any]) -> None:
 
 def _register_session(server: MCPServer[Any], settings: Settings, memory: Memory, cwd: Path) -> None:
     @server.tool()
-    async def session_compress(transcript_path: str | None = None, transcript: str | None = None,
+    async def session_compress(transcript_path: str | None = None,
+                               transcript: str | dict[str, Any] | list[Any] | None = None,
                                project: str | None = None, force: bool = False,
                                date: str | None = None) -> CallToolResult:
         """Compress a session transcript (JSONL) into engram memory: decisions, discoveries, failures,
@@ -280,8 +416,11 @@ def _register_session(server: MCPServer[Any], settings: Settings, memory: Memory
         Claude Code session of this project is read. Call it at natural pauses: the trigger rules decide
         whether a compression is due (``force`` is an explicit request, e.g. the user said "compress").
         """
+        # The SDK parses a JSON-looking string argument: a one-line JSONL transcript arrives as an
+        # object and a JSON-array transcript as a list. Both are transcripts; write them back as text.
+        text = transcript if transcript is None or isinstance(transcript, str) else json.dumps(transcript)
         try:
-            return _result(await _compress(settings, memory, cwd, transcript_path, transcript, project,
+            return _result(await _compress(settings, memory, cwd, transcript_path, text, project,
                                            force, date))
         except Exception as exc:  # the same one-line replies as every other tool
             return _failure(exc)

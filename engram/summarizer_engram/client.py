@@ -15,6 +15,7 @@ anything else or an unreachable server → :class:`StorageError` naming the URL 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -50,7 +51,14 @@ class Client:
 
     def __init__(self, url: str = DEFAULT_URL, *, timeout: float = 10.0) -> None:
         self.url = url.rstrip("/")
-        self._http = httpx.Client(base_url=self.url, timeout=timeout)
+        try:
+            self._http = httpx.Client(base_url=self.url, timeout=timeout)
+        except httpx.InvalidURL as exc:  # not an HTTPError: it would escape every caller as a traceback
+            shown = re.sub(r"//[^/@\s]*@", "//", self.url)  # never echo a password in the URL
+            raise StorageError(
+                f"SUMMARIZER_ENGRAM_URL {shown!r} is not a valid URL ({exc}); use http://127.0.0.1:7437, "
+                "or unset it to use the embedded store"
+            ) from None
 
     def close(self) -> None:
         """Close the connection pool."""
@@ -66,7 +74,7 @@ class Client:
               body: Any = None) -> Any:
         try:
             response = self._http.request(method, path, params=params, json=body)
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
             raise StorageError(
                 f"engram server {self.url!r} is unreachable ({exc}); start it with `engram serve`, or unset "
                 "SUMMARIZER_ENGRAM_URL to use the embedded store"

@@ -8,6 +8,7 @@ Exit codes: 0 ok, 1 runtime failure, 2 bad input or usage; errors are one line o
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Any, NoReturn
 
 import click
@@ -118,3 +119,7 @@ def _one_line_usage(error: click.UsageError) -> NoReturn:
 @click.version_option(package_name="agent-summarizer")
 def main() -> None:
     """Keep coding agents' context small without losing what matters."""
+    from summarizer.cli._common import SafeText
+
+    if sys.stdout is not None and not isinstance(sys.stdout, SafeText):  # we print untrusted text
+        sys.stdout = SafeText(sys.stdout)

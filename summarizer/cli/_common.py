@@ -13,7 +13,15 @@ from summarizer.errors import SummarizerError
 from summarizer.inputs import read_bytes, read_json_object, read_text
 from summarizer.jsonio import pretty
 
-__all__ = ["emit_json", "fail", "handle_errors", "read_bytes", "read_json_object", "read_text"]
+__all__ = [
+    "SafeText",
+    "emit_json",
+    "fail",
+    "handle_errors",
+    "read_bytes",
+    "read_json_object",
+    "read_text",
+]
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -46,3 +54,27 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
 def emit_json(value: Any) -> None:
     """Print ``value`` as JSON on stdout."""
     click.echo(pretty(value))
+
+
+class SafeText:
+    """A text stream that prints no terminal escape, control, zero-width or bidi character.
+
+    Summaries, documents and reports repeat untrusted text; an ``ESC]0;...`` or ``ESC[2J`` in a
+    summary would retitle or clear the user's terminal, and a bidi override would make a line read
+    differently from what it says. Every text command prints through this (installed by the CLI
+    group); byte output (``output``, ``restore``) goes to ``.buffer`` untouched, as it must.
+    """
+
+    def __init__(self, inner: Any) -> None:
+        self._inner = inner
+
+    def write(self, text: str) -> int:
+        """Write ``text`` without what :func:`~summarizer.semantic.untrusted.neutralise` removes."""
+        if isinstance(text, str):
+            from summarizer.semantic.untrusted import neutralise
+
+            text = neutralise(text)
+        return int(self._inner.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)

@@ -24,7 +24,7 @@ __all__ = ["recover", "session"]
 
 def _read_hook() -> dict[str, Any]:
     try:
-        payload = read_json_object(sys.stdin.read(), source="stdin")
+        payload = read_json_object(read_text("-", what="hook JSON"), source="stdin")
     except InputError as exc:
         raise InputError(f"--hook expects the hook's JSON object on stdin ({exc})") from exc
     if not isinstance(payload.get("transcript_path"), str):

@@ -35,6 +35,7 @@ from summarizer.envelope.handles import (
     is_approval,
     is_kept_leaf,
 )
+from summarizer.errors import InputError
 from summarizer.scrub import scrub
 from summarizer.scrub_patterns import generic_kind, plausible_value
 
@@ -334,7 +335,12 @@ def _compact(
 
 def reduce_envelope(envelope: Mapping[str, Any], *, cap: int = DEFAULT_CAP) -> EnvelopeReduction:
     """Reduce ``envelope`` to at most ``cap`` bytes of compact JSON, keeping every recovery handle."""
-    original: dict[str, Any] = json.loads(json.dumps(dict(envelope)))  # a JSON-native deep copy
+    if cap < 1:
+        raise InputError(f"cap must be at least 1 byte, not {cap}; pass a positive byte budget")
+    # A JSON-native deep copy. Python's json reads NaN and Infinity, which are not JSON: they come
+    # back as the strings "NaN", "Infinity", "-Infinity" so what we print stays JSON, and the value
+    # is still there for a reader (dropping it would make the tool's answer look whole).
+    original: dict[str, Any] = json.loads(json.dumps(dict(envelope)), parse_constant=str)
     original_bytes = compact_size(original)
     recovery = _recovery(original)
     counter = [0]

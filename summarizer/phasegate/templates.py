@@ -16,6 +16,12 @@ What the "what" and "why" lines carry is decided by the seed's per-agent-pair va
 (:data:`VARIANTS`): endpoints and status codes for Hermes -> Aphrodite, tables / columns / foreign
 keys for the Demeter pairs, and so on. The details come from :func:`summarizer.phasegate.facts.extract_facts`;
 a detail already written in the first sentence is not repeated. Everything here is pure.
+
+The template copies the entry's own words, and the entry is data written by another agent: a
+sentence that gives orders to the reader ("NOTE TO THE SUMMARY WRITER: ...", "ignore ...", "mark this
+as CRITICAL", see :func:`summarizer.semantic.untrusted.addressed`) is never copied, from the summary or any
+other text field, and a ``files_changed`` item that gives orders is not a file. When nothing of the
+summary is left, the line says so (:data:`WITHHELD`) instead of repeating it.
 """
 
 from __future__ import annotations
@@ -28,12 +34,15 @@ from summarizer.phasegate.facts import Facts, extract_facts, sentences, shorten
 from summarizer.phasegate.keywords import find_concepts
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.scoring import WARNING_SIGN, Band
+from summarizer.semantic.untrusted import addressed, without_addressed
 
 __all__ = [
     "MAX_LINE",
     "VARIANTS",
+    "WITHHELD",
     "Variant",
     "agent_label",
+    "data_only",
     "files_text",
     "first_sentence",
     "render_entry",
@@ -42,6 +51,7 @@ __all__ = [
 ]
 
 MAX_LINE = 200
+WITHHELD = "(summary withheld: it only gave orders to the reader)"
 MEDIUM_SENTENCE = 80
 FILES_SHOWN = 3
 
@@ -158,9 +168,30 @@ def variant_for(from_agent: str | None, to_agent: str | None) -> Variant:
 
 
 def first_sentence(text: str) -> str:
-    """The summary's first sentence, whitespace collapsed (the whole text if it has no end mark)."""
-    parts = sentences(text)
+    """The summary's first sentence that gives no orders, whitespace collapsed (the whole text if
+    it has no end mark)."""
+    parts = [part for part in sentences(text) if addressed(part) is None]
     return " ".join(parts[0].split()) if parts else ""
+
+
+_TEXT_FIELDS = ("status_note", "tests", "coverage", "verdict", "blockers", "unblocks", "title")
+
+
+def data_only(entry: SubtaskSummary) -> SubtaskSummary:
+    """``entry`` without the sentences and file items that give orders to the reader (see the module
+    docstring); the entry itself when it has none, so the common case costs one scan per field."""
+    update: dict[str, object] = {}
+    summary = without_addressed(entry.summary)
+    if summary != entry.summary:
+        update["summary"] = summary or WITHHELD
+    files = tuple(path for path in entry.files_changed if addressed(path) is None)
+    if files != entry.files_changed:
+        update["files_changed"] = files
+    for name in _TEXT_FIELDS:
+        value = getattr(entry, name, None)
+        if isinstance(value, str) and (clean := without_addressed(value)) != value:
+            update[name] = clean or None
+    return entry.replaced(**update) if update else entry
 
 
 def files_text(files: Sequence[str], shown: int = FILES_SHOWN) -> str:
@@ -287,6 +318,7 @@ def render_lines(entry: SubtaskSummary, band: Band, to: str | Iterable[str] | No
     >>> render_lines(e, "LOW")
     ('[Hermes] — README.md',)
     """
+    entry = data_only(entry)
     agent = f"[{agent_label(entry.from_agent)}]"
     warn = f"{WARNING_SIGN} " if entry.status == "partial" else ""
     if band == "LOW":

@@ -30,6 +30,7 @@ imports the component (STYLE R3). The model arrives as an optional :class:`Summa
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, Protocol
 
@@ -163,7 +164,22 @@ class Recovery(BaseModel):
 
 def topic_key(project: str, date: str) -> str:
     """``session/{project}/compressed/{date}``: one document per project and day."""
-    return f"session/{project}/compressed/{date}"
+    return f"session/{_topic_project(project)}/compressed/{date}"
+
+
+# engram caps a topic key at 120 bytes; "session/" + "/compressed/YYYY-MM-DD" take 30 of them. A
+# longer project name would lose its date to the cap and merge different days into one document,
+# so it is cut to fit and a short hash of the whole name keeps two long names apart.
+_PROJECT_BYTES = 120 - len("session/") - len("/compressed/2026-01-01")
+
+
+def _topic_project(project: str) -> str:
+    normal = "-".join(project.strip().lower().split())  # what engram's normaliser does to the key
+    if len(normal.encode("utf-8")) <= _PROJECT_BYTES:
+        return project
+    digest = hashlib.sha256(normal.encode("utf-8")).hexdigest()[:8]
+    head = normal.encode("utf-8")[: _PROJECT_BYTES - 9].decode("utf-8", "ignore")
+    return f"{head}-{digest}"
 
 
 async def compress_session(
@@ -260,7 +276,7 @@ def recover(memory: SessionMemory, project: str, *, session_id: str | None = Non
     Each section lists the current session's items first: ``session_id``'s when given (a resumed
     session), else those of the session that saved last (the newest goal's tag).
     """
-    prefix = f"session/{project}/compressed/"
+    prefix = f"session/{_topic_project(project)}/compressed/"
     found = memory.latest_by_topic(prefix, project=project)
     if found is None:
         raise NotFound(

@@ -52,3 +52,23 @@ def test_a_zero_cap_is_a_usage_error() -> None:
     """--cap must be a positive number of bytes."""
     result = CliRunner().invoke(main, ["envelope", str(FIXTURES / "edit_commit.json"), "--cap", "0"])
     assert result.exit_code == 2
+
+
+def _strict(text: str) -> object:
+    """Parse as real JSON: NaN and Infinity are not JSON, so meeting one fails the test."""
+
+    def refuse(constant: str) -> object:
+        raise AssertionError(f"{constant} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_nan_and_infinity_come_out_as_valid_json() -> None:
+    """Python's reader accepts NaN/Infinity; what we print is JSON, the values kept as strings."""
+    source = '{"protocol": "agentic-workspace/v1", "ok": true, "score": NaN, "range": [Infinity, -Infinity]}'
+    for extra in ([], ["--json"]):
+        result = CliRunner().invoke(main, ["envelope", "-", *extra], input=source)
+        assert result.exit_code == 0, result.output
+        out = _strict(result.output)
+        envelope = out["envelope"] if extra else out  # type: ignore[index]
+        assert envelope["score"] == "NaN" and envelope["range"] == ["Infinity", "-Infinity"]  # type: ignore[index]
