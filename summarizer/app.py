@@ -53,7 +53,11 @@ def build(
         from summarizer.llm import LiteLLMCompleter
 
         completer = LiteLLMCompleter(retry=retry)
-    cache = build_cache(settings) if settings.use_cache and not settings.offline else None
+    cache = None
+    if settings.use_cache and not settings.offline:
+        from summarizer_cache import FailSafeCache  # a cache fault means no cache, never no summary
+
+        cache = FailSafeCache(lambda: build_cache(settings))
     return Summarizer(
         PromptLibrary(settings.prompt_dir),
         completer=completer,

@@ -108,7 +108,9 @@ def evaluate(
         from summarizer.llm import LiteLLMCompleter
 
         completer = LiteLLMCompleter()
-        answer_cache = build_cache(settings) if settings.use_cache else None
+        from summarizer_cache import FailSafeCache
+
+        answer_cache = FailSafeCache(lambda: build_cache(settings)) if settings.use_cache else None
     results = None if no_reuse else ResultsCache(settings.cache_dir / "eval" / "results.sqlite3")
     updates: list[Callable[[int], None]] = []
 
