@@ -44,14 +44,16 @@ class DiskCache:
 
     Args:
         directory: where the SQLite file and value files live (``Settings.cache_dir / "summaries"``).
-        timeout_s: how long to wait for SQLite's lock before giving up (``StorageError``).
+        timeout_s: how long to wait for SQLite's lock before giving up (``StorageError``). A
+            legitimate writer holds it for milliseconds; a lock held longer is a fault.
     """
 
-    def __init__(self, directory: Path, *, timeout_s: float = 10.0) -> None:
+    def __init__(self, directory: Path, *, timeout_s: float = 2.0) -> None:
         self.location = str(directory)
         self.corrupt_rows = 0  # rows skipped this process (reported once, on the first)
         self._known: set[str] = set()  # namespaces whose metadata row was checked this process
         try:
+            _probe_lock(Path(directory) / "cache.db", timeout_s)
             self._cache = diskcache.Cache(str(directory), disk=TextOnlyDisk, timeout=timeout_s)
         except (*_FAULTS, CorruptRow) as exc:
             raise StorageError(
@@ -202,3 +204,17 @@ class DiskCache:
             self._corrupt(name, exc)
         self._io(self._cache.set, name, namespace.model_dump_json())
         self._known.add(namespace.id)
+
+
+def _probe_lock(db: Path, timeout_s: float) -> None:
+    """Fail within ``timeout_s`` when another process holds the write lock.
+
+    diskcache's constructor retries a locked database for a hard-coded 60 seconds before it gives
+    up, so a stuck writer would stall every summary for a minute. One short write transaction on
+    our own connection finds that out first; an absent file is created by diskcache as usual.
+    """
+    if not db.is_file():
+        return
+    with closing(sqlite3.connect(db, timeout=timeout_s, isolation_level=None)) as con:
+        con.execute("BEGIN IMMEDIATE")
+        con.execute("ROLLBACK")
