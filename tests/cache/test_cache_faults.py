@@ -146,7 +146,8 @@ def test_compress_still_prints_the_model_summary(fault: str, tmp_path: Path) -> 
 def test_batch_warns_once_for_many_entries(fault: str, tmp_path: Path) -> None:
     """Three model summaries, one warning: the cache is switched off at the first fault."""
     batch = tmp_path / "batch.jsonl"
-    batch.write_text("\n".join(json.dumps(dict(ENTRY, summary=ENTRY["summary"] + f" Variant {i}.")) for i in range(3)))
+    entries = [dict(ENTRY, summary=ENTRY["summary"] + f" Variant {i}.") for i in range(3)]
+    batch.write_text("\n".join(json.dumps(e) for e in entries))
     with respx.mock(assert_all_mocked=True) as mock:
         mock.post(URL).mock(return_value=_reply(GOOD))
         result = CliRunner().invoke(main, ["batch", str(batch), "--json", "--model", MODEL])

@@ -6,6 +6,7 @@ import pickle
 import sqlite3
 from contextlib import closing
 from pathlib import Path
+from typing import Any
 
 import diskcache
 import pytest
@@ -75,7 +76,7 @@ def test_a_stale_namespace_is_still_pruned(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-def redis_pair(redis_url: str) -> tuple[RedisCache, object]:
+def redis_pair(redis_url: str) -> tuple[RedisCache, Any]:
     import redis
 
     cache = RedisCache(redis_url)
@@ -85,32 +86,32 @@ def redis_pair(redis_url: str) -> tuple[RedisCache, object]:
     return cache, client
 
 
-def test_wrong_typed_redis_keys_do_not_survive_prune_all(redis_pair: tuple[RedisCache, object]) -> None:
+def test_wrong_typed_redis_keys_do_not_survive_prune_all(redis_pair: tuple[RedisCache, Any]) -> None:
     """Our prefix holding a list, a string and a hash where sets and strings belong: `clear` removes all."""
     cache, client = redis_pair
-    r: object = client
+    r = client
     cache.put(_key(), CachedAnswer(text="t", model="m"))
-    getattr(r, "delete")("summarizer:namespaces")
-    getattr(r, "rpush")("summarizer:namespaces", "x")  # a list where a set belongs
-    getattr(r, "set")(f"summarizer:ns:{'a' * 32}:keys", "a string where a set belongs")
-    getattr(r, "hset")(f"summarizer:{_key(item='c' * 32)}", "field", "a hash where a string belongs")
-    getattr(r, "set")("other-app:key", "not ours")
+    r.delete("summarizer:namespaces")
+    r.rpush("summarizer:namespaces", "x")  # a list where a set belongs
+    r.set(f"summarizer:ns:{'a' * 32}:keys", "a string where a set belongs")
+    r.hset(f"summarizer:{_key(item='c' * 32)}", "field", "a hash where a string belongs")
+    r.set("other-app:key", "not ours")
     cache.stats({LIVE})  # no traceback on the wrong types
     assert cache.clear() == 2
-    assert getattr(r, "keys")("summarizer:*") == []
-    assert getattr(r, "get")("other-app:key") == b"not ours"
+    assert r.keys("summarizer:*") == []
+    assert r.get("other-app:key") == b"not ours"
     cache.close()
 
 
-def test_wrong_typed_redis_keys_are_a_miss_then_repaired(redis_pair: tuple[RedisCache, object]) -> None:
+def test_wrong_typed_redis_keys_are_a_miss_then_repaired(redis_pair: tuple[RedisCache, Any]) -> None:
     """A lookup or a store that meets a wrong-typed key replaces it instead of failing."""
     cache, client = redis_pair
-    r: object = client
-    getattr(r, "hset")(f"summarizer:{_key()}", "field", "a hash")
-    getattr(r, "set")(f"summarizer:ns:{'a' * 32}", "a string where a hash belongs")
+    r = client
+    r.hset(f"summarizer:{_key()}", "field", "a hash")
+    r.set(f"summarizer:ns:{'a' * 32}", "a string where a hash belongs")
     assert cache.get(_key()) is None
-    getattr(r, "delete")("summarizer:namespaces")
-    getattr(r, "rpush")("summarizer:namespaces", "x")
+    r.delete("summarizer:namespaces")
+    r.rpush("summarizer:namespaces", "x")
     cache.put(_key(), CachedAnswer(text="t", model="m"))
     assert cache.get(_key()) == CachedAnswer(text="t", model="m")
     [stat] = cache.stats({LIVE})
@@ -118,11 +119,11 @@ def test_wrong_typed_redis_keys_are_a_miss_then_repaired(redis_pair: tuple[Redis
     cache.close()
 
 
-def test_an_unreadable_redis_namespace_is_not_pruned(redis_pair: tuple[RedisCache, object]) -> None:
+def test_an_unreadable_redis_namespace_is_not_pruned(redis_pair: tuple[RedisCache, Any]) -> None:
     """Same rule as the disk: unknown metadata is not stale."""
     cache, client = redis_pair
     cache.put(_key(), CachedAnswer(text="t", model="m"))
-    getattr(client, "hset")(f"summarizer:ns:{'a' * 32}", "meta", pickle.dumps({"x": 1}))
+    client.hset(f"summarizer:ns:{'a' * 32}", "meta", pickle.dumps({"x": 1}))
     assert RedisCache(cache.location).prune_stale({LIVE}) == []
     assert cache.get(_key()) == CachedAnswer(text="t", model="m")
     cache.close()
