@@ -26,8 +26,8 @@ import redis
 from pydantic import ValidationError
 
 from summarizer.errors import StorageError
-from summarizer.ports import KEY_VERSION, CachedAnswer, CacheKey, Namespace
 from summarizer.scrub import scrub
+from summarizer.semantic.ports import KEY_VERSION, CachedAnswer, CacheKey, Namespace
 from summarizer_cache.stats import NamespaceStats
 
 __all__ = ["RedisCache"]
@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 
 class RedisCache:
-    """A :class:`summarizer.ports.SummaryCache` (and ``CacheAdmin``) on Redis.
+    """A :class:`summarizer.semantic.ports.SummaryCache` (and ``CacheAdmin``) on Redis.
 
     Args:
         url: ``redis://[:password@]host:port/db`` (or ``rediss://`` for TLS).

@@ -27,8 +27,8 @@ import diskcache
 from pydantic import ValidationError
 
 from summarizer.errors import StorageError
-from summarizer.ports import KEY_VERSION, CachedAnswer, CacheKey, Namespace
 from summarizer.scrub import scrub
+from summarizer.semantic.ports import KEY_VERSION, CachedAnswer, CacheKey, Namespace
 from summarizer_cache._disk import CorruptRow, TextOnlyDisk
 from summarizer_cache.stats import NamespaceStats
 
@@ -40,7 +40,7 @@ T = TypeVar("T")
 
 
 class DiskCache:
-    """A :class:`summarizer.ports.SummaryCache` (and ``CacheAdmin``) on diskcache.
+    """A :class:`summarizer.semantic.ports.SummaryCache` (and ``CacheAdmin``) on diskcache.
 
     Args:
         directory: where the SQLite file and value files live (``Settings.cache_dir / "summaries"``).

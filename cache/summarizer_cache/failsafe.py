@@ -21,8 +21,8 @@ import threading
 from collections.abc import Callable
 from typing import Protocol
 
-from summarizer.ports import CachedAnswer, CacheKey, SummaryCache
 from summarizer.scrub import scrub
+from summarizer.semantic.ports import CachedAnswer, CacheKey, SummaryCache
 
 __all__ = ["FailSafeCache"]
 

@@ -9,6 +9,7 @@ through :class:`FailSafeCache` and the real ``Summarizer``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -24,9 +25,10 @@ from click.testing import CliRunner
 from summarizer_cache import DiskCache, FailSafeCache
 
 from summarizer.cli import main
-from summarizer.models import SubtaskSummary
-from summarizer.prompts import PromptLibrary
-from summarizer.semantic import EntryJob, Summarizer
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.summaries import EntryJob, summarize_entries
+from summarizer.semantic.prompts import PromptLibrary
+from summarizer.semantic.service import Summarizer
 from summarizer.testing import FakeCompleter
 
 URL = "https://api.openai.com/v1/chat/completions"
@@ -229,7 +231,7 @@ def test_a_store_that_cannot_be_written_still_summarises(
     break_it(backend)
     warnings: list[str] = []
     svc = _service(FailSafeCache(lambda: backend, warn=warnings.append), prompts)
-    results = svc.summarize_entries_sync([_job(i) for i in range(3)])
+    results = asyncio.run(summarize_entries(svc, [_job(i) for i in range(3)]))
     assert [g.source for g in results] == ["llm"] * 3 and results[0].lines == tuple(GOOD.splitlines())
     assert len(warnings) == 1 and "summary cache is off" in warnings[0]
 
@@ -240,7 +242,7 @@ def test_a_held_lock_costs_one_timeout_then_no_cache(tmp_path: Path, prompts: Pa
     warnings: list[str] = []
     try:
         cache = FailSafeCache(lambda: DiskCache(tmp_path / "summaries", timeout_s=0.2), warn=warnings.append)
-        results = _service(cache, prompts).summarize_entries_sync([_job(i) for i in range(3)])
+        results = asyncio.run(summarize_entries(_service(cache, prompts), [_job(i) for i in range(3)]))
     finally:
         holder.close()
     assert [g.source for g in results] == ["llm"] * 3
@@ -252,8 +254,8 @@ def test_a_healthy_cache_is_not_switched_off(tmp_path: Path, prompts: Path) -> N
     warnings: list[str] = []
     cache = FailSafeCache(lambda: DiskCache(tmp_path / "summaries"), warn=warnings.append)
     svc = _service(cache, prompts)
-    assert svc.summarize_entries_sync([_job(0)])[0].source == "llm"
-    assert svc.summarize_entries_sync([_job(0)])[0].source == "cache"
+    assert asyncio.run(summarize_entries(svc, [_job(0)]))[0].source == "llm"
+    assert asyncio.run(summarize_entries(svc, [_job(0)]))[0].source == "cache"
     assert warnings == [] and cache.fault is None
     assert isinstance(cache.backend, DiskCache)
     cache.close()

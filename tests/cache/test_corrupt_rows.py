@@ -12,7 +12,7 @@ import diskcache
 import pytest
 from summarizer_cache import DiskCache, RedisCache
 
-from summarizer.ports import CachedAnswer, CacheKey, Namespace
+from summarizer.semantic.ports import CachedAnswer, CacheKey, Namespace
 
 LIVE = "live" * 8
 

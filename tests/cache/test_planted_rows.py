@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from summarizer_cache import DiskCache
 
 from summarizer.cli import main
-from summarizer.ports import CachedAnswer, CacheKey, Namespace
+from summarizer.semantic.ports import CachedAnswer, CacheKey, Namespace
 
 VICTIM_TEXT = '{"text": "victim content, not a cache value", "model": "m"}'
 
