@@ -48,8 +48,10 @@ def test_an_injected_completer_wins(tmp_path: Path) -> None:
 def test_building_and_answering_from_the_template_never_imports_litellm(tmp_path: Path) -> None:
     """The service, the adapter module and a template answer leave litellm unimported (3 s saved)."""
     code = f"""
+import asyncio
 import sys
 from summarizer.app import build
+from summarizer.phasegate.summaries import EntryJob, summarize_entries
 from summarizer.settings import Settings
 import summarizer.semantic.llm, summarizer.semantic.service, summarizer_cache
 from summarizer.phasegate.models import SubtaskSummary
