@@ -40,9 +40,14 @@ class SummarizerError(Exception):
         """Keep the arguments, with every text argument scrubbed of secrets."""
         if any(isinstance(arg, str) for arg in args):
             # Imported here: the cold `score` path constructs no error and must not pay for the patterns.
+            import re
+
             from summarizer.scrub import scrub
 
-            args = tuple(scrub(arg)[0] if isinstance(arg, str) else arg for arg in args)
+            # Messages show values with !r, which spells an invisible character as the text `\u200b`:
+            # drop those spellings too, or a token split by one would pass as two harmless halves.
+            escaped = re.compile(r"\\(?:u(?:200[b-f]|202[a-e]|206[0-9]|feff|061c|180e)|xad)")
+            args = tuple(scrub(escaped.sub("", arg))[0] if isinstance(arg, str) else arg for arg in args)
         super().__init__(*args)
 
 

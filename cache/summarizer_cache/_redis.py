@@ -54,9 +54,12 @@ class RedisCache:
                 url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, decode_responses=False
             )
         except (ValueError, TypeError) as exc:
-            detail = str(exc).replace(url, self.location)
+            # redis-py's message quotes pieces of the URL it could not parse (a password with a `/`
+            # becomes the "port"), so with user info in the URL only our redacted form is shown.
+            detail = "" if "@" in url else f": {exc}"
             raise StorageError(
-                f"SUMMARIZER_CACHE_URL {self.location!r} is not a Redis URL: {detail}; use redis://host:port/db"
+                f"SUMMARIZER_CACHE_URL {self.location!r} is not a Redis URL{detail}; "
+                "use redis://[:password@]host:port/db"
             ) from exc
 
     # -- SummaryCache -----------------------------------------------------------------------------
