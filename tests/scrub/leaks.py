@@ -11,10 +11,17 @@ FULLWIDTH = "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in TOKE
 # name -> (text, secrets that must not appear in the scrubbed text)
 LEAKS: dict[str, tuple[str, tuple[str, ...]]] = {
     "fullwidth token": (f"pushed with {FULLWIDTH} from CI", (FULLWIDTH[4:20], TOKEN[4:20])),
-    "zero-width split token": (f"pushed with {TOKEN[:16]}\u200b{TOKEN[16:]} from CI", (TOKEN[4:16], TOKEN[16:])),
-    "bidi-split token": (f"pushed with {TOKEN[:16]}\u202e\u202c{TOKEN[16:]} from CI", (TOKEN[4:16], TOKEN[16:])),
+    "zero-width split token": (
+        f"pushed with {TOKEN[:16]}\u200b{TOKEN[16:]} from CI",
+        (TOKEN[4:16], TOKEN[16:]),
+    ),
+    "bidi-split token": (
+        f"pushed with {TOKEN[:16]}\u202e\u202c{TOKEN[16:]} from CI",
+        (TOKEN[4:16], TOKEN[16:]),
+    ),
     "PEM inside a traceback line": (
-        f"ValueError: bad key '-----BEGIN RSA PRIVATE KEY-----\n{KEY1}\n{KEY2}\n-----END RSA PRIVATE KEY-----'",
+        f"ValueError: bad key '-----BEGIN RSA PRIVATE KEY-----\n{KEY1}\n{KEY2}\n"
+        "-----END RSA PRIVATE KEY-----'",
         (KEY1, KEY2),
     ),
     "PEM with log-prefixed body": (
@@ -22,19 +29,31 @@ LEAKS: dict[str, tuple[str, tuple[str, ...]]] = {
         f"2026-11-29 ERROR {KEY2}\n2026-11-29 ERROR -----END PRIVATE KEY-----",
         (KEY1, KEY2),
     ),
-    "nested structured key": ('Loaded credential: db.password: "Hunter2Hunter2x" from vault', ("Hunter2Hunter2x",)),
+    "nested structured key": (
+        'Loaded credential: db.password: "Hunter2Hunter2x" from vault',
+        ("Hunter2Hunter2x",),
+    ),
     "dotted key path": ("Loaded a.b.password=Tr0ub4dor-and-3 from vault", ("Tr0ub4dor-and-3",)),
     "JWT with a non-JSON payload": (
         "Signed cookie eyJ1c2VyX2lkIjo0Mn0.Zx9YzA.kD3mN8pQ2rS7tV1wX4yZ6aB9cE0fG was rejected",
         ("Zx9YzA.kD3mN8", "kD3mN8pQ2rS7tV1wX4yZ6aB9cE0fG"),
     ),
-    "Cookie header": ("Request had Cookie: sessionid=k7Qm2Zp9Xw4Rt8Ln; theme=dark-mode-x", ("k7Qm2Zp9Xw4Rt8Ln",)),
+    "Cookie header": (
+        "Request had Cookie: sessionid=k7Qm2Zp9Xw4Rt8Ln; theme=dark-mode-x",
+        ("k7Qm2Zp9Xw4Rt8Ln",),
+    ),
     "Set-Cookie header": (
         "Response Set-Cookie: connect.sid=s%3AaB3dE5fG7hJ9kL.m2N4pQ6rS8tV0wX; Path=/; HttpOnly",
         ("aB3dE5fG7hJ9kL", "m2N4pQ6rS8tV0wX"),
     ),
-    "sessionid parameter": ("Request GET /app?sessionid=9f8e7d6c5b4a3928 returned 302", ("9f8e7d6c5b4a3928",)),
-    "connect.sid cookie": ("Saw connect.sid=s%3Ab7C9d1E3f5G7h9.J2k4L6m8N0p2Q4 in the log", ("b7C9d1E3f5G7h9",)),
+    "sessionid parameter": (
+        "Request GET /app?sessionid=9f8e7d6c5b4a3928 returned 302",
+        ("9f8e7d6c5b4a3928",),
+    ),
+    "connect.sid cookie": (
+        "Saw connect.sid=s%3Ab7C9d1E3f5G7h9.J2k4L6m8N0p2Q4 in the log",
+        ("b7C9d1E3f5G7h9",),
+    ),
     "URL password with / and @": (
         "Could not reach redis://:pa55/w0rd@x@cache.internal:6379/0 from the worker",
         ("pa55/w0rd", "w0rd@x"),

@@ -57,14 +57,20 @@ def test_look_alikes_are_left_alone(line: str) -> None:
 
 def test_a_pem_body_after_the_begin_marker_on_its_line() -> None:
     """Key material that starts on the BEGIN line itself is redacted in both modes."""
-    text = "key=-----BEGIN PRIVATE KEY-----MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\nAKCAQEA7xq3Zr0pGd5Lk2nQ9vW1\n-----END PRIVATE KEY-----"
+    text = (
+        "key=-----BEGIN PRIVATE KEY-----MIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n"
+        "AKCAQEA7xq3Zr0pGd5Lk2nQ9vW1\n-----END PRIVATE KEY-----"
+    )
     whole = scrub(text)[0]
     assert "MIIEvQ" not in whole and "AKCAQEA7" not in whole and _by_line(text) == whole
 
 
 def test_a_truncated_block_ends_at_the_first_line_that_is_not_key_material() -> None:
     """Both modes stop at the same line, so a log's next real line survives."""
-    text = "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7xq3Zr0pGd5Lk2nQ9vW1\n2026-11-29 INFO request done\n"
+    text = (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7xq3Zr0pGd5Lk2nQ9vW1\n"
+        "2026-11-29 INFO request done\n"
+    )
     whole = scrub(text)[0]
     assert whole.endswith("2026-11-29 INFO request done\n") and "MIIEow" not in whole
     assert _by_line(text) == whole

@@ -29,15 +29,30 @@ def _leaked(output: str) -> list[str]:
 
 
 def _entry(summary: str, **extra: object) -> dict[str, object]:
-    return {"summary": summary, "files_changed": ["backend/auth.py"], "from": "hermes", "to": "aphrodite",
-            "status": "complete", **extra}
+    return {
+        "summary": summary,
+        "files_changed": ["backend/auth.py"],
+        "from": "hermes",
+        "to": "aphrodite",
+        "status": "complete",
+        **extra,
+    }
 
 
 def _reply(text: str) -> httpx.Response:
-    return httpx.Response(200, json={
-        "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o-mini",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}})
+    return httpx.Response(
+        200,
+        json={
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "gpt-4o-mini",
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            ],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+        },
+    )
 
 
 @pytest.fixture
@@ -73,12 +88,23 @@ def test_the_model_request_body_carries_no_secret(tmp_path: Path, model_env: Non
     assert _leaked(body) == []
 
 
-@pytest.mark.parametrize("mode", [
-    "text",
-    pytest.param("json", marks=pytest.mark.xfail(strict=True, reason=(
-        "output/render.py scrubs each JSON coordinate alone, so a log-prefixed PEM body line cannot be "
-        "known as key material; the engine needs a LineScrubber pass over the stream (outside issue-17a's room)"))),
-])
+@pytest.mark.parametrize(
+    "mode",
+    [
+        "text",
+        pytest.param(
+            "json",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason=(
+                    "output/render.py scrubs each JSON coordinate alone, so a log-prefixed PEM body "
+                    "line cannot be known as key material; the engine needs a LineScrubber pass over "
+                    "the stream (outside issue-17a's room)"
+                ),
+            ),
+        ),
+    ],
+)
 def test_output_prints_no_secret(tmp_path: Path, mode: str) -> None:
     """A log with every leak class on error lines (kept as coordinates) and filler around them."""
     lines = [f"2026-11-29 10:{i // 60:02d}:{i % 60:02d} INFO worker step {i} ok" for i in range(400)]
@@ -94,12 +120,15 @@ def test_output_prints_no_secret(tmp_path: Path, mode: str) -> None:
 def test_the_memory_bank_holds_no_secret(tmp_path: Path) -> None:
     """One entry per leak class gated into a bank: no file under the bank holds a secret."""
     batch = tmp_path / "phase.jsonl"
-    rows = [_entry(text + ". Added POST /api/auth/refresh returning 200.", phase="2", date=f"2026-11-{10 + i}")
-            for i, (text, _) in enumerate(LEAKS.values())]
+    rows = [
+        _entry(text + ". Added POST /api/auth/refresh returning 200.", phase="2", date=f"2026-11-{10 + i}")
+        for i, (text, _) in enumerate(LEAKS.values())
+    ]
     batch.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     bank = tmp_path / "bank"
-    result = CliRunner().invoke(main, ["gate", str(batch), "--phase", "2", "--bank", str(bank),
-                                       "--date", "2026-11-29"])
+    result = CliRunner().invoke(
+        main, ["gate", str(batch), "--phase", "2", "--bank", str(bank), "--date", "2026-11-29"]
+    )
     assert result.exit_code == 0, result.output
     written = "".join(p.read_text(encoding="utf-8") for p in bank.rglob("*") if p.is_file())
     assert "hermes" in written and "REDACTED" in written
@@ -108,15 +137,18 @@ def test_the_memory_bank_holds_no_secret(tmp_path: Path) -> None:
 
 def test_engram_holds_no_secret(tmp_path: Path) -> None:
     """A transcript whose decisions and failures quote every leak: what is saved and recovered holds none."""
-    messages = [{"role": "system", "content": "You are a coding agent working in shopapi."},
-                {"role": "user", "content": "The token refresh test is flaky on CI. Can you fix it?"}]
+    messages = [
+        {"role": "system", "content": "You are a coding agent working in shopapi."},
+        {"role": "user", "content": "The token refresh test is flaky on CI. Can you fix it?"},
+    ]
     for text, _ in LEAKS.values():
         messages.append({"role": "assistant", "content": f"We decided to keep this as is: {text}"})
         messages.append({"role": "user", "content": f"That failed again with {text}"})
     transcript = tmp_path / "session.jsonl"
     transcript.write_text("\n".join(json.dumps(m, ensure_ascii=False) for m in messages) + "\n")
-    result = CliRunner().invoke(main, ["session", str(transcript), "--date", "2026-11-29", "--json",
-                                       "--project", "leaks", "--force"])
+    result = CliRunner().invoke(
+        main, ["session", str(transcript), "--date", "2026-11-29", "--json", "--project", "leaks", "--force"]
+    )
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["action"] == "saved"
     recovered = CliRunner().invoke(main, ["recover", "--project", "leaks"]).output
