@@ -7,7 +7,9 @@ This wrapper opens the backend lazily, on the first lookup, and on the first fau
 switches itself off for the rest of the process: every later ``get`` is a miss and every ``put`` a
 no-op, and exactly one warning line says so. The summary is produced as if ``--no-cache`` had been
 given. Switching off (rather than retrying each call) is deliberate: a held lock would otherwise
-cost its full timeout on every entry of a batch.
+cost its full timeout on every entry of a batch. A long-lived process (the MCP server) tries the
+store again after ``retry_after_s`` (5 minutes), so a Redis restart does not cost the cache for the
+server's lifetime; a CLI run never lives that long, so it warns once.
 
 The ``cache`` admin commands use the backends directly: there the user asked about the cache
 itself, so its errors are reported, not hidden.
@@ -18,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -45,12 +48,22 @@ class FailSafeCache:
             server's stdout carries the protocol, so stderr is right there too).
     """
 
-    def __init__(self, opener: Callable[[], _Backend], *, warn: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        opener: Callable[[], _Backend],
+        *,
+        warn: Callable[[str], None] | None = None,
+        retry_after_s: float = 300.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self._opener = opener
         self._warn = warn or _stderr
+        self._retry_after_s = retry_after_s
+        self._clock = clock
         self._backend: _Backend | None = None
         self._lock = threading.Lock()
-        self.fault: str | None = None  # why the cache is off, once it is
+        self._off_since = 0.0
+        self.fault: str | None = None  # why the cache is off, while it is
 
     @property
     def backend(self) -> _Backend | None:
@@ -88,6 +101,8 @@ class FailSafeCache:
 
     def _open(self) -> _Backend | None:
         with self._lock:
+            if self.fault is not None and self._clock() - self._off_since >= self._retry_after_s:
+                self.fault = None  # long-lived process: try the store again
             if self._backend is None and self.fault is None:
                 try:
                     self._backend = self._opener()
@@ -104,6 +119,7 @@ class FailSafeCache:
             return
         detail = " ".join(str(exc).split()) or type(exc).__name__
         self.fault = scrub(detail)[0]
+        self._off_since = self._clock()
         backend, self._backend = self._backend, None
         if backend is not None:
             with contextlib.suppress(Exception):

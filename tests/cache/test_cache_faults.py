@@ -25,6 +25,7 @@ from click.testing import CliRunner
 from summarizer_cache import DiskCache, FailSafeCache
 
 from summarizer.cli import main
+from summarizer.errors import StorageError
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.summaries import EntryJob, summarize_entries
 from summarizer.semantic.prompts import PromptLibrary
@@ -258,4 +259,29 @@ def test_a_healthy_cache_is_not_switched_off(tmp_path: Path, prompts: Path) -> N
     assert asyncio.run(summarize_entries(svc, [_job(0)]))[0].source == "cache"
     assert warnings == [] and cache.fault is None
     assert isinstance(cache.backend, DiskCache)
+    cache.close()
+
+
+def test_a_long_lived_process_tries_the_store_again_later(tmp_path: Path, prompts: Path) -> None:
+    """After retry_after_s the next lookup reopens the store; a healthy one is used again."""
+    now = [0.0]
+    attempts: list[int] = []
+
+    def opener() -> DiskCache:
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise StorageError("cannot open the summary cache: database is locked")
+        return DiskCache(tmp_path / "summaries")
+
+    warnings: list[str] = []
+    cache = FailSafeCache(opener, warn=warnings.append, retry_after_s=60, clock=lambda: now[0])
+    svc = _service(cache, prompts)
+    assert asyncio.run(summarize_entries(svc, [_job(0)]))[0].source == "llm"
+    now[0] = 30.0
+    assert asyncio.run(summarize_entries(svc, [_job(0)]))[0].source == "llm"  # still off: not reopened
+    assert len(attempts) == 1
+    now[0] = 61.0
+    assert asyncio.run(summarize_entries(svc, [_job(0)]))[0].source == "llm"  # reopened, stored
+    assert asyncio.run(summarize_entries(svc, [_job(0)]))[0].source == "cache"
+    assert len(attempts) == 2 and len(warnings) == 1
     cache.close()
