@@ -53,10 +53,19 @@ PASSWORD = "S3cretRedisPw9"
 
 
 def _reply(text: str) -> httpx.Response:
-    return httpx.Response(200, json={
-        "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o-mini",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150}})
+    return httpx.Response(
+        200,
+        json={
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "gpt-4o-mini",
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            ],
+            "usage": {"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150},
+        },
+    )
 
 
 @pytest.fixture(autouse=True)
@@ -180,6 +189,34 @@ def test_a_session_is_still_saved(fault: str, monkeypatch: pytest.MonkeyPatch) -
     assert len(_warnings(result.stderr)) == 1, result.stderr
     recovered = CliRunner().invoke(main, ["recover", "--project", "p"])
     assert "Inject a Clock protocol" in recovered.stdout
+
+
+def test_a_precompact_hook_still_saves_and_prints_the_memory(
+    fault: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`session --hook` (Claude Code's PreCompact) with a broken cache: saved, and printed for the agent."""
+    day = "2026-11-29"
+    answer = (
+        f"## Session Compression — {day}\n### Context\n- Working on: the flaky token refresh test\n"
+        "### Decisions\n- Inject a Clock protocol: tests must freeze time\n"
+    )
+    transcript = REPO / "tests" / "session" / "fixtures" / "claude_code.jsonl"
+    payload = {
+        "session_id": "abc",
+        "transcript_path": str(transcript),
+        "cwd": "/home/dev/shopapi",
+        "hook_event_name": "PreCompact",
+        "trigger": "auto",
+        "custom_instructions": "",
+    }
+    monkeypatch.setenv("SUMMARIZER_MODEL", MODEL)
+    with respx.mock(assert_all_mocked=True) as mock:
+        mock.post(URL).mock(return_value=_reply(answer))
+        result = CliRunner().invoke(main, ["session", "--hook", "--date", day], input=json.dumps(payload))
+    assert result.exit_code == 0, result.output
+    assert f"- Topic: session/shopapi/compressed/{day}" in result.stdout
+    assert "Inject a Clock protocol" in CliRunner().invoke(main, ["recover", "--project", "shopapi"]).stdout
+    assert len(_warnings(result.stderr)) == 1, result.stderr
 
 
 # ---- faults of a live store: real diskcache, FailSafeCache, the real service -----------------------
