@@ -131,9 +131,11 @@ def open_memory(settings: Settings) -> tuple[MemoryBackend | None, str | None]:
     from summarizer.errors import StorageError
 
     try:
-        return open_backend(settings.engram_db, settings.engram_url), None
+        wait = settings.engram_lock_wait_s
+        backend = open_backend(settings.engram_db, settings.engram_url, lock_wait_s=wait)
     except StorageError as exc:
         return None, str(exc)
+    return backend, None
 
 
 class SharedMemory:
@@ -157,7 +159,9 @@ class SharedMemory:
                 else:
                     from summarizer_engram import open_backend
 
-                    self._backend = open_backend(self._settings.engram_db, self._settings.engram_url)
+                    settings = self._settings
+                    self._backend = open_backend(settings.engram_db, settings.engram_url,
+                                                 lock_wait_s=settings.engram_lock_wait_s)
             return self._backend
 
     def close(self) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 from summarizer.errors import InputError
 from summarizer.jsonio import loads
 
-__all__ = ["read_bytes", "read_json_object", "read_text"]
+__all__ = ["json_object", "read_bytes", "read_json_object", "read_text"]
 
 
 def read_bytes(source: str) -> bytes:
@@ -50,6 +50,15 @@ def read_json_object(text: str, *, source: str) -> dict[str, Any]:
         raise InputError(
             f"invalid JSON in {source!r} at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from exc
+    if not isinstance(value, dict):
+        raise InputError(f"{source!r} must hold a JSON object, not {type(value).__name__}")
+    return value
+
+
+def json_object(value: object, *, source: str) -> dict[str, Any]:
+    """A JSON object given either as an object or as JSON text (MCP clients send both)."""
+    if isinstance(value, str):
+        return read_json_object(value, source=source)
     if not isinstance(value, dict):
         raise InputError(f"{source!r} must hold a JSON object, not {type(value).__name__}")
     return value

@@ -36,7 +36,7 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from summarizer import app
 from summarizer.app import SharedMemory
 from summarizer.errors import InputError, StorageError, SummarizerError
-from summarizer.inputs import read_text
+from summarizer.inputs import json_object, read_text
 from summarizer.scrub import scrub
 from summarizer.settings import Settings
 
@@ -165,14 +165,7 @@ def serve(tools: str = "") -> None:
 def _entry(value: dict[str, Any] | str, source: str = "entry") -> Any:
     from summarizer.phasegate.service import entry_from_mapping
 
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{source} is not valid JSON ({exc.msg}); pass an object") from exc
-    if not isinstance(value, dict):
-        raise InputError(f"{source} must be a JSON object (a subtask_summary)")
-    return entry_from_mapping(value, source)
+    return entry_from_mapping(json_object(value, source=source), source)
 
 
 def _entries(values: list[dict[str, Any]]) -> list[Any]:
@@ -264,14 +257,7 @@ def _register_envelope(server: MCPServer[Any]) -> None:
         """
 
         def work() -> str:
-            value: Any = envelope
-            if isinstance(value, str):
-                try:
-                    value = json.loads(value)
-                except json.JSONDecodeError as exc:
-                    raise InputError(f"envelope is not valid JSON ({exc.msg}, column {exc.colno})") from exc
-            if not isinstance(value, dict):
-                raise InputError("envelope must be a JSON object (an agentic-workspace/v1 tool result)")
+            value = json_object(envelope, source="envelope")
             reduce_envelope = importlib.import_module("summarizer.envelope.reduce").reduce_envelope
             reduced = reduce_envelope(value) if cap is None else reduce_envelope(value, cap=cap)
             return _json(reduced.model_dump(mode="json"))

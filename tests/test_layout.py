@@ -17,13 +17,13 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "summarizer"
-COMPONENTS = {"summarizer_cache": ROOT / "cache" / "summarizer_cache",
-              "summarizer_engram": ROOT / "engram" / "summarizer_engram"}  # fmt: skip
+COMPONENTS = (ROOT / "cache" / "summarizer_cache", ROOT / "engram" / "summarizer_engram")
 
 ADAPTERS = {"LiteLLMCompleter", "DiskCache", "RedisCache", "OriginalStore", "Store", "Client",
             "FileMarks", "ResultsCache", "open_backend"}  # fmt: skip
 
-KERNEL = {"errors", "settings", "tokens", "jsonio", "scrub", "scrub_patterns", "vocabulary", "dates", "inputs"}
+KERNEL = {"errors", "settings", "tokens", "jsonio", "scrub", "scrub_patterns", "vocabulary", "dates",
+          "inputs"}  # fmt: skip
 FEATURES = {"phasegate", "semantic", "envelope", "output", "bank", "session", "evaluation"}
 ROOT_MODULE = {"app"}
 EDGES = {"cli", "mcp_server", "launcher", "agents"}
@@ -34,7 +34,7 @@ def _modules() -> Iterator[tuple[str, Path]]:
     for path in sorted(PACKAGE.rglob("*.py")):
         parts = path.relative_to(ROOT).with_suffix("").parts
         yield ".".join(p for p in parts if p != "__init__"), path
-    for name, folder in COMPONENTS.items():
+    for folder in COMPONENTS:
         for path in sorted(folder.rglob("*.py")):
             parts = path.relative_to(folder.parent).with_suffix("").parts
             yield ".".join(p for p in parts if p != "__init__"), path

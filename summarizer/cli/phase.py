@@ -118,13 +118,14 @@ _phases_option = click.option(
 
 def _service(model: str | None, api_base: str | None, offline: bool, no_cache: bool,
              concurrency: int | None) -> Summarizer | None:
-    """The LLM service, or None when no model is configured (templates only: no jinja2, no litellm)."""
+    """The LLM service when a model is configured (offline: it answers from the template and says
+    so); None without a model, so the template path never loads jinja2 or litellm."""
     if not (model or os.environ.get("SUMMARIZER_MODEL")):
         return None
     from summarizer import app
 
-    return app.llm_service(app.load_settings(model=model, api_base=api_base, offline=offline or None,
-                                             use_cache=False if no_cache else None, concurrency=concurrency))
+    return app.build(app.load_settings(model=model, api_base=api_base, offline=offline or None,
+                                       use_cache=False if no_cache else None, concurrency=concurrency))
 
 
 def _read_entries(paths: tuple[str, ...]) -> list[SubtaskSummary]:

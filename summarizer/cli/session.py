@@ -23,7 +23,10 @@ __all__ = ["recover", "session"]
 
 
 def _read_hook() -> dict[str, Any]:
-    payload = read_json_object(sys.stdin.read(), source="the --hook JSON on stdin")
+    try:
+        payload = read_json_object(sys.stdin.read(), source="stdin")
+    except InputError as exc:
+        raise InputError(f"--hook expects the hook's JSON object on stdin ({exc})") from exc
     if not isinstance(payload.get("transcript_path"), str):
         raise InputError("--hook expects a JSON object with 'transcript_path' on stdin")
     return payload

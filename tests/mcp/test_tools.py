@@ -190,7 +190,7 @@ def test_envelope_reduce_keeps_the_recovery_handle(settings: Settings, store: St
     assert not reduced.is_error, _text(reduced)
     assert "tx_9f2c1" in _text(reduced) and len(_text(reduced)) < 40_000
     bad = _call(server, "envelope_reduce", {"envelope": "{not json"})
-    assert bad.is_error and _text(bad).startswith("envelope is not valid JSON")
+    assert bad.is_error and _text(bad).startswith("invalid JSON in 'envelope' at line 1")
 
 
 def test_session_compress_with_no_arguments_reads_the_running_claude_code_session(
