@@ -34,6 +34,7 @@ import functools
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from summarizer.scrub_patterns import (
@@ -361,6 +362,23 @@ class _OffsetMap:
         return self._at(start), self._at(end - 1) + 1
 
 
+_CHUNK = 1 << 16
+
+
+def _clean(text: str) -> bool:
+    """Nothing to fold: ASCII, or NFKC already and no invisible character (all C-speed checks)."""
+    return text.isascii() or (unicodedata.is_normalized("NFKC", text) and not _HAS_INVISIBLE.search(text))
+
+
+def _dirty_runs(text: str) -> Iterator[re.Match[str]]:
+    """The non-ASCII runs of the 64 KiB chunks that need folding (a big log is checked per chunk,
+    so a few stray characters do not make the whole text go through the regex scan)."""
+    for start in range(0, len(text), _CHUNK):
+        end = min(len(text), start + _CHUNK)
+        if len(text) <= _CHUNK or not _clean(text[start:end]):
+            yield from _NON_ASCII.finditer(text, start, end)
+
+
 def _fold(text: str) -> tuple[str, _OffsetMap | None]:
     """NFKC per character, invisible characters dropped; ``None`` map when nothing changed.
 
@@ -368,13 +386,13 @@ def _fold(text: str) -> tuple[str, _OffsetMap | None]:
     invisible character costs one C-speed check. Only the rest is folded, character by character
     over its non-ASCII runs, so every folded offset maps back to exactly one original character.
     """
-    if text.isascii() or (unicodedata.is_normalized("NFKC", text) and not _HAS_INVISIBLE.search(text)):
+    if _clean(text):
         return text, None
     parts: list[str] = []
     offsets = _OffsetMap()
     folded = cursor = 0
     changed = False
-    for run in _NON_ASCII.finditer(text):
+    for run in _dirty_runs(text):
         parts.append(text[cursor : run.start()])
         folded += run.start() - cursor
         for k in range(run.start(), run.end()):
@@ -437,7 +455,9 @@ class LineScrubber:
 
     def __call__(self, line: str) -> tuple[str, tuple[Redaction, ...]]:
         """Scrub one line."""
-        folded, offsets = _fold(line)
+        if self._open is None and len(line) < 8:
+            return line, ()
+        folded, offsets = (line, None) if line.isascii() else _fold(line)
         found: list[_Candidate] = []
         if self._open is not None:
             end_marker, kind = self._open
