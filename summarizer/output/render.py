@@ -131,6 +131,13 @@ def _body_line(coord: Coordinate, entry_note: str, seen: _Messages, full_bytes: 
     return f"{coord.line}: {shown}{entry_note}"
 
 
+def _first_error(coords: list[Coordinate]) -> Coordinate | None:
+    """The first error with a location, else the first error (shared by both result paths)."""
+    return next((c for c in coords if c.kind in _ERROR_KINDS and c.location), None) or next(
+        (c for c in coords if c.kind in _ERROR_KINDS), None
+    )
+
+
 def _failing_tests(coords: list[Coordinate]) -> list[str]:
     names = list(
         dict.fromkeys(n for c in coords if c.kind == "failing_test" if (n := failing_test_name(c.text)))
@@ -166,9 +173,7 @@ def render(
     soft_patterns = merge_templates(rows["soft"], cap=None)
     patterns_all = merge_templates(rows["plain"])
     failing = _failing_tests(coords)
-    first_error = next((c for c in coords if c.kind in _ERROR_KINDS and c.location), None) or next(
-        (c for c in coords if c.kind in _ERROR_KINDS), None
-    )
+    first_error = _first_error(coords)
 
     header: list[str] = [
         f"[summarizer output · {classification} · {engine.line_no:,} lines · {original_tokens:,} tokens in · "
@@ -363,6 +368,7 @@ def passthrough_result(
         exit_code=options.exit_code,
         passed_tests=engine.passed,
         failing_tests=tuple(_failing_tests(coords)),
+        first_error=_first_error(coords),
         coordinates=tuple(coords),
         omitted_frames=engine.omitted_frames,
         binary_lines=engine.binary_lines,
