@@ -22,7 +22,7 @@ from summarizer.dates import check_date, today
 from summarizer.settings import Settings
 
 if TYPE_CHECKING:
-    from summarizer_cache import DiskCache, RedisCache
+    from summarizer_cache import DiskCache, FailSafeCache, RedisCache
     from summarizer_engram import MemoryBackend
 
     from summarizer.evaluation.cellstore import CellStore
@@ -39,6 +39,7 @@ __all__ = [
     "build_completer",
     "build_originals",
     "build_results_cache",
+    "build_summary_cache",
     "check_date",
     "llm_service",
     "load_settings",
@@ -63,6 +64,13 @@ def build_cache(settings: Settings) -> DiskCache | RedisCache:
     from summarizer_cache import DiskCache
 
     return DiskCache(settings.cache_dir / "summaries")
+
+
+def build_summary_cache(settings: Settings) -> FailSafeCache:
+    """The cache as the summarizing paths use it: opened on first use, a fault means no cache."""
+    from summarizer_cache import FailSafeCache
+
+    return FailSafeCache(lambda: build_cache(settings))
 
 
 def build_completer(
@@ -93,7 +101,7 @@ def build(
         completer = build_completer(retry)
     # SUMMARIZER_MAX_TOKENS raises every prompt's answer limit; unset, each use keeps its own size.
     params = GenerationParams(max_tokens=settings.max_tokens) if settings.max_tokens else None
-    cache = build_cache(settings) if settings.use_cache and not settings.offline else None
+    cache = build_summary_cache(settings) if settings.use_cache and not settings.offline else None
     return Summarizer(
         PromptLibrary(settings.prompt_dir),
         completer=completer,

@@ -10,7 +10,10 @@
     ├── StorageError           the cache, the engram database or the memory bank cannot be used
     └── EscalationRequired     a rule says a human/orchestrator must decide; nothing was written
 
-Each message says what happened, the offending value (with ``!r``), and what to do next.
+Each message says what happened, the offending value (with ``!r``), and what to do next. Because
+the offending value can be a secret (a token pasted as a file name, a password in a malformed URL,
+a key inside invalid JSON), every message passes the scrubber when the error is made: whatever
+prints, logs or returns it (CLI, MCP reply, a ``reason`` field) gets the scrubbed text.
 """
 
 from __future__ import annotations
@@ -32,6 +35,20 @@ class SummarizerError(Exception):
     """Base for everything the CLI/MCP edge should turn into a clean one-line message."""
 
     exit_code: int = 1
+
+    def __init__(self, *args: object) -> None:
+        """Keep the arguments, with every text argument scrubbed of secrets."""
+        if any(isinstance(arg, str) for arg in args):
+            # Imported here: the cold `score` path constructs no error and must not pay for the patterns.
+            import re
+
+            from summarizer.scrub import scrub
+
+            # Messages show values with !r, which spells an invisible character as the text `\u200b`:
+            # drop those spellings too, or a token split by one would pass as two harmless halves.
+            escaped = re.compile(r"\\(?:u(?:200[b-f]|202[a-e]|206[0-9]|feff|061c|180e)|xad)")
+            args = tuple(scrub(escaped.sub("", arg))[0] if isinstance(arg, str) else arg for arg in args)
+        super().__init__(*args)
 
 
 class InputError(SummarizerError):

@@ -20,7 +20,8 @@ PACKAGE = ROOT / "summarizer"
 COMPONENTS = (ROOT / "cache" / "summarizer_cache", ROOT / "engram" / "summarizer_engram")
 
 ADAPTERS = {"LiteLLMCompleter", "DiskCache", "RedisCache", "OriginalStore", "Store", "Client",
-            "FileMarks", "TopicLock", "ResultsCache", "RedisResultsCache", "open_backend"}  # fmt: skip
+            "FileMarks", "TopicLock", "ResultsCache", "RedisResultsCache", "FailSafeCache",
+            "open_backend"}  # fmt: skip
 
 KERNEL = {"errors", "settings", "tokens", "jsonio", "scrub", "scrub_patterns", "vocabulary", "dates",
           "inputs"}  # fmt: skip

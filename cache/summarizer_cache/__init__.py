@@ -6,6 +6,9 @@ prompt digest (template source + partials + system prompt), prompt version, mode
 parameters; key = ``s1:<namespace>:<hash of the scrubbed canonical input>``. Values are JSON text.
 Only validated model answers are stored; failures and template fallbacks never are.
 
+The summarizing commands wrap the backend in :class:`FailSafeCache`: a cache that cannot be opened,
+read or written turns into no cache with one warning line, never into a failed summary.
+
 ``RedisCache`` is imported lazily (``from summarizer_cache import RedisCache`` works), so the
 default disk path does not import the redis client.
 """
@@ -14,14 +17,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from summarizer_cache._disk import RefusedPickle, TextOnlyDisk
+from summarizer_cache._disk import CorruptRow, RefusedPath, RefusedPickle, TextOnlyDisk
 from summarizer_cache.disk import DiskCache
+from summarizer_cache.failsafe import FailSafeCache
 from summarizer_cache.stats import CacheAdmin, NamespaceStats
 
 if TYPE_CHECKING:
     from summarizer_cache._redis import RedisCache
 
-__all__ = ["CacheAdmin", "DiskCache", "NamespaceStats", "RedisCache", "RefusedPickle", "TextOnlyDisk"]
+__all__ = [
+    "CacheAdmin",
+    "CorruptRow",
+    "DiskCache",
+    "FailSafeCache",
+    "NamespaceStats",
+    "RedisCache",
+    "RefusedPath",
+    "RefusedPickle",
+    "TextOnlyDisk",
+]
 
 
 def __getattr__(name: str) -> Any:

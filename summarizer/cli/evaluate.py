@@ -138,7 +138,7 @@ def evaluate(
         progress = Progress(write=_stderr, tty=sys.stderr.isatty())
         run = asyncio.run(evaluate(
             options, gate_options, completer=app.build_completer(observer=observe) if live else None,
-            answer_cache=app.build_cache(settings) if live and settings.use_cache else None,
+            answer_cache=app.build_summary_cache(settings) if live and settings.use_cache else None,
             results_cache=results, originals=app.build_originals(settings), progress=progress,
             repo=Path.cwd(),
         ))  # fmt: skip

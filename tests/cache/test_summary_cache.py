@@ -9,7 +9,7 @@ from pathlib import Path
 
 import diskcache
 import pytest
-from summarizer_cache import DiskCache, RedisCache
+from summarizer_cache import DiskCache, FailSafeCache, RedisCache
 
 from summarizer.errors import ProviderUnavailable
 from summarizer.phasegate.models import SubtaskSummary
@@ -24,7 +24,7 @@ ANSWER = "Added POST /api/items returning 201.\nAphrodite can now create items."
 ENTRY = SubtaskSummary.model_validate(
     {"summary": "Added POST /api/items returning 201.", "from": "hermes", "to": "aphrodite"}
 )
-Backend = DiskCache | RedisCache
+Backend = DiskCache | RedisCache | FailSafeCache
 
 
 def _service(prompts: Path, cache: Backend, fake: FakeCompleter) -> Summarizer:
@@ -169,10 +169,12 @@ def test_the_text_only_disk_refuses_to_pickle_on_write(tmp_path: Path) -> None:
 
 
 def test_redis_outage_degrades_to_a_miss(prompt_dir: Path) -> None:
-    """An unreachable Redis never fails a summary: get is a miss and put is skipped."""
-    cache = RedisCache("redis://127.0.0.1:1/0", timeout_s=0.2)
-    svc = _service(prompt_dir, cache, FakeCompleter([ANSWER]))
-    assert _run(svc) == "llm"
+    """An unreachable Redis never fails a summary: the backend reports it, FailSafeCache turns it off."""
+    warnings: list[str] = []
+    cache = FailSafeCache(lambda: RedisCache("redis://127.0.0.1:1/0", timeout_s=0.2), warn=warnings.append)
+    svc = _service(prompt_dir, cache, FakeCompleter([ANSWER, ANSWER]))
+    assert (_run(svc), _run(svc)) == ("llm", "llm")
+    assert len(warnings) == 1 and "127.0.0.1:1" in warnings[0]
     cache.close()
 
 

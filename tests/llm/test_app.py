@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from summarizer_cache import DiskCache
+from summarizer_cache import FailSafeCache
 
 from summarizer.app import build
 from summarizer.semantic.llm import LiteLLMCompleter
@@ -21,7 +21,7 @@ def _settings(tmp_path: Path, **flags: object) -> Settings:
 def test_without_a_model_nothing_is_called(tmp_path: Path) -> None:
     """No model: no completer, but the cache is ready for when one is configured."""
     svc = build(_settings(tmp_path))
-    assert svc.completer is None and isinstance(svc.cache, DiskCache)
+    assert svc.completer is None and isinstance(svc.cache, FailSafeCache)
 
 
 def test_with_a_model_the_litellm_adapter_is_wired(tmp_path: Path) -> None:
