@@ -19,11 +19,13 @@ import re
 from summarizer.output import coordinates as co
 from summarizer.output.classify import Classification
 from summarizer.output.engine import CoordEntry, Engine
-from summarizer.output.formats import failing_test_name
+from summarizer.output.frames import is_third_party
+from summarizer.output.grouping import factor, group_warnings, merge_numeric, source_file
 from summarizer.output.lines import RENDER_LINE_CHARS, decode_line, truncate_for_render
 from summarizer.output.models import Coordinate, OutputOptions, OutputResult, PatternSummary, Sample
 from summarizer.output.originals import OriginalStore
 from summarizer.output.patterns import merge_templates
+from summarizer.output.runners import RunCounts, failing_names, run_counts
 from summarizer.scrub import scrub
 from summarizer.tokens import count_tokens
 
@@ -31,7 +33,36 @@ __all__ = ["passthrough_result", "render", "restore_hint"]
 
 _SAMPLE_CHARS = 300
 _PATTERN_CHARS = 200
-_ERROR_KINDS = {"error", "exception", "failing_test", "alert", "location", "docker_event"}
+_ERROR_KINDS = {
+    "error",
+    "exception",
+    "failing_test",
+    "alert",
+    "location",
+    "docker_event",
+    "diagnostic",
+    "conflict",
+    "http_5xx",
+    "error_in_line",
+    "error_block",
+}
+# What "first error" may point at: a line that is an error by its format's own rules. Failure
+# headers, bare locations and request failures only when no such line exists.
+_FIRST_ERROR_KINDS = (
+    "error",
+    "exception",
+    "error_block",
+    "diagnostic",
+    "conflict",
+    "alert",
+    "docker_event",
+    "error_in_line",
+)
+_FALLBACK_KINDS = ("failing_test", "http_5xx", "location")
+_GROUPED_KINDS = {"located_warning", "include"}
+# Located warnings are listed in full up to this many; past it they are grouped by (file, code).
+_WARNINGS_IN_FULL = 12
+_CODE_TAIL = re.compile(r"\s+\[[\w-]+\]\s*$")
 _QUOTED = re.compile(r"'[^']*'|`[^`]*`|\"[^\"]*\"")
 _MESSAGE = re.compile(r"^(?P<prefix>\W{0,4}(?:(?:fatal )?error|warning)\b[^:]{0,20}:)\s*(?P<rest>.{12,})$")
 
@@ -124,7 +155,10 @@ def _body_line(coord: Coordinate, entry_note: str, seen: _Messages, full_bytes: 
                 args = " ".join(_short(a) for a in _QUOTED.findall(rest) if a not in first_args)
                 # When this code only ever had this one shape, the code alone says which message.
                 ref = "" if seen.code_shape.get(prefix) == shape else f" [={first}]"
-                return f"{coord.line}: {head}{prefix}{ref} {args}".rstrip() + entry_note
+                # The tool's own error code ([arg-type]) names the rule: it stays on every line.
+                code = _CODE_TAIL.search(rest)
+                tail = code.group().strip() if code and code.group().strip() not in args else ""
+                return f"{coord.line}: {head}{prefix}{ref} {args} {tail}".rstrip() + entry_note
             seen.first[(prefix, shape)] = (coord.line, frozenset(_QUOTED.findall(rest)))
             seen.code_shape.setdefault(prefix, shape)
     shown = truncate_for_render(text, line_no=coord.line, full_bytes=full_bytes, limit=RENDER_LINE_CHARS)
@@ -132,11 +166,28 @@ def _body_line(coord: Coordinate, entry_note: str, seen: _Messages, full_bytes: 
 
 
 def _failing_tests(coords: list[Coordinate]) -> list[str]:
-    names = list(
-        dict.fromkeys(n for c in coords if c.kind == "failing_test" if (n := failing_test_name(c.text)))
-    )
-    # pytest names a failure twice (section header "test_x", summary "path::test_x"): keep the full id.
-    return [n for n in names if not any(m != n and m.endswith("::" + n) for m in names)]
+    return failing_names(c.text for c in coords if c.kind == "failing_test")
+
+
+def _first_error(coords: list[Coordinate]) -> Coordinate | None:
+    """The first line that is an error by its format's rules, preferring the project's own code."""
+    for kinds in (_FIRST_ERROR_KINDS, _FALLBACK_KINDS):
+        found = [c for c in coords if c.kind in kinds]
+        own = [c for c in found if not is_third_party(c.text)]
+        if own or found:
+            return (own or found)[0]
+    return None
+
+
+def _counts(coords: list[Coordinate]) -> RunCounts | None:
+    return run_counts(c.text for c in coords if c.kind in ("summary", "failing_test", "error"))
+
+
+def all_pass(engine: Engine) -> bool:
+    """A test run where everything passed: passing tests counted, no failure of any kind."""
+    if not engine.passed:
+        return False
+    return not any(e.kind in _ERROR_KINDS or e.kind in ("warning", "detail") for e in engine.coords.values())
 
 
 def render(
@@ -166,27 +217,44 @@ def render(
     soft_patterns = merge_templates(rows["soft"], cap=None)
     patterns_all = merge_templates(rows["plain"])
     failing = _failing_tests(coords)
-    first_error = next((c for c in coords if c.kind in _ERROR_KINDS and c.location), None) or next(
-        (c for c in coords if c.kind in _ERROR_KINDS), None
-    )
+    first_error = _first_error(coords)
+    counts = _counts(coords)
+    collapse = all_pass(engine)
+    grouped = [c for c in coords if c.kind in _GROUPED_KINDS]
+    listed = [c for c in coords if c.kind not in _GROUPED_KINDS]
+    groups = group_warnings(grouped) if len(grouped) > _WARNINGS_IN_FULL else []
+    if not groups:
+        listed = coords
+    listed, merged_notes = merge_numeric(listed)
 
     header: list[str] = [
         f"[summarizer output · {classification} · {engine.line_no:,} lines · {original_tokens:,} tokens in · "
-        f"{len(coords):,} coordinates kept in full]"
+        f"{len(coords):,} coordinates kept]"
     ]
     if options.exit_code is not None:
         header.append(f"exit code: {options.exit_code}")
-    if failing:
-        header.append(
-            f"failing tests ({len(failing)}): "
-            + " · ".join(failing[:40])
-            + (f" · +{len(failing) - 40} more (in the body)" if len(failing) > 40 else "")
+    failed_count = counts.failed if counts else len(failing)
+    if failing or failed_count:
+        shown = " · ".join(failing[:40]) + (
+            f" · +{len(failing) - 40} more (in the body)" if len(failing) > 40 else ""
         )
-    if engine.passed:
-        header.append(f"passing tests: {engine.passed:,} (counted, not listed)")
+        source = f", from {counts.runner}'s summary" if counts else ""
+        header.append(f"failing tests ({failed_count}{source}): {shown}".rstrip())
+    passed = counts.passed if counts else engine.passed
+    if passed:
+        header.append(f"passing tests: {passed:,} (counted, not listed)")
+    if collapse:
+        header.append("all tests passed: only the summary is kept")
     if first_error is not None:
-        where = first_error.location or first_error.text[:160]
-        header.append(f"first error: {where} (line {first_error.line})")
+        first_text = truncate_for_render(
+            first_error.text, line_no=first_error.line, full_bytes=None, limit=300
+        )
+        header.append(f"first error (line {first_error.line}): {first_text}")
+    if groups:
+        header.append(
+            f"warnings/notes: {sum(g.count for g in groups):,} in {len(groups)} (file, code) groups,"
+            " listed after the errors"
+        )
     if engine.first_timestamp and engine.last_timestamp:
         (fl, fs), (ll, ls) = engine.first_timestamp, engine.last_timestamp
         header.append(f"time: {fs} (line {fl}) → {ls} (line {ll})")
@@ -198,16 +266,30 @@ def render(
 
     # Tier 1: coordinates (never dropped), frame markers and one line per soft pattern.
     body: list[tuple[float, str]] = []
+    files: dict[float, str] = {}
     seen_messages = _Messages()
-    for coord in coords:
+    for coord in listed:
         entry = entries.get(coord.line)
         note = _lines_note(entry, None) if entry else ""
         if entry and 1 < entry.count <= 6:
             note = f"  [×{entry.count}, lines {entry.line}…{entry.last_line}]"
+        note = merged_notes.get(coord.line, note)
         full = entry.full_bytes if entry else None
         body.append((coord.line, _body_line(coord, note, seen_messages, full)))
+        file = source_file(coord.location)
+        if file and coord.text.startswith(file) and coord.kind != "frame":
+            files[coord.line] = file
     for after, marker in engine.frame_markers:
         body.append((after + 0.5, f"   {marker}"))
+    if engine.http_4xx_more:
+        first, last = engine.http_4xx_range
+        body.append(
+            (
+                first,
+                f"{first}: [{engine.http_4xx_more:,} further 4xx request lines,"
+                f" lines {first}…{last}; restore]",
+            )
+        )
     for stat in soft_patterns:
         sample = clean(
             truncate_for_render(
@@ -220,7 +302,8 @@ def render(
             else ""
         )
         body.append((stat.sample_line, f"{stat.sample_line}: {note}{sample}"))
-    fixed = "\n".join([*header, *(t for _, t in body), hint])
+    warning_lines = [clean(g.render()) for g in groups]
+    fixed = "\n".join([*header, *(t for _, t in body), *warning_lines, hint])
     # Counting costs ~1 s per MB; when the coordinates alone are far over budget, bytes/4 decides.
     used = len(fixed) // 4 if len(fixed) > 8 * target else count_tokens(fixed) + 2
     budget = target - used
@@ -229,7 +312,7 @@ def render(
     kept_lines = {int(k) for k, _ in body}
     candidates = [(n, raw) for n, raw in engine.sampler.kept if n not in kept_lines]
     samples: list[Sample] = []
-    if budget > 0 and candidates:
+    if budget > 0 and candidates and not collapse:
         texts = [
             (n, clean(truncate_for_render(decode_line(raw), line_no=n, full_bytes=None, limit=_SAMPLE_CHARS)))
             for n, raw in candidates
@@ -260,7 +343,7 @@ def render(
     ]
     pattern_lines: list[str] = []
     for stat in patterns_all:
-        if stat.count < 2:
+        if stat.count < 2 or collapse:
             continue
         sample = clean(
             truncate_for_render(
@@ -287,10 +370,13 @@ def render(
     body.sort(key=lambda item: item[0])
     parts = [
         *header,
-        "--- kept lines (N: coordinate, N~ sample; N = line in the original;"
-        " a code + args alone = that code's message shown earlier) ---",
+        "--- kept lines (N: coordinate, N~ sample; N = line in the original; a code + args alone ="
+        " that code's message shown earlier; under '@ file', 'N: …rest' means 'N: file rest') ---",
     ]
-    parts.extend(text for _, text in body)
+    parts.extend(factor([(order, text, files.get(order)) for order, text in body]))
+    if warning_lines:
+        parts.append("--- warnings and notes by (file, code): source lines, output lines, one example ---")
+        parts.extend(warning_lines)
     if engine.soft_pruned:
         parts.append(
             f"[{engine.soft_pruned:,} further soft lines of rare patterns past the memory cap; restore]"

@@ -8,7 +8,8 @@ Two formats (see ``/work/shared/evaldata/README.md``):
 * ``gen/<case>/truth.json``: ``must_survive`` / ``should_survive`` lists of ``{kind, value}``; an
   item survives when ``value`` is a substring of the output.
 
-Both compare after stripping ANSI codes, and keeping any one occurrence counts. This module is
+Both compare after stripping ANSI codes and expanding file-factored rows, and keeping any one
+occurrence counts. This module is
 shipped in the package because ``summarizer eval`` reuses it for coordinate recall.
 """
 
@@ -20,6 +21,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from summarizer.errors import InputError
+from summarizer.output.grouping import expand
 from summarizer.output.lines import strip_ansi
 
 __all__ = ["Case", "Recall", "TruthItem", "load_case", "load_cases", "recall"]
@@ -118,7 +120,12 @@ def load_cases(root: Path) -> list[Case]:
 
 
 def recall(items: tuple[TruthItem, ...], text: str) -> Recall:
-    """How many items survive in ``text`` (compared after stripping ANSI codes)."""
+    """How many items survive in ``text`` (compared after stripping ANSI codes).
+
+    Rows factored under a ``@ file`` heading are read whole (:func:`grouping.expand`): the
+    factoring is lossless, so ``file(12,5)`` shown as ``…(12,5)`` under ``@ file`` survives.
+    """
     clean = strip_ansi(text)
+    clean = clean + "\n" + expand(clean) if "\n@ " in clean else clean
     missed = [item.label for item in items if not any(n in clean for n in item.needles)]
     return Recall(found=len(items) - len(missed), total=len(items), missed=tuple(missed))
