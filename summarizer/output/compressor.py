@@ -10,7 +10,8 @@ about 1 MB/s, so past :data:`EXACT_TOKEN_BYTES` the original's count is extrapol
 :data:`TOKEN_SAMPLE_EVERY`-th chunk and ``original_tokens_exact`` says so.
 
 Pass-through: inputs under the floor, or under the target (by default: 10,000 tokens or fewer),
-come back unchanged; byte-identical unless the scrubber had to redact a secret.
+come back unchanged; byte-identical unless the scrubber had to redact a secret. A test run where
+every test passed is the exception: over the floor, it collapses to its summary and counts.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from summarizer.output.engine import Engine
 from summarizer.output.lines import iter_chunks
 from summarizer.output.models import DEFAULT_BUDGET, DEFAULT_THRESHOLD, OutputOptions, OutputResult
 from summarizer.output.originals import OriginalStore, TeeReader
-from summarizer.output.render import passthrough_result, render
+from summarizer.output.render import all_pass, passthrough_result, render
 from summarizer.tokens import count_tokens, is_exact
 
 __all__ = ["compress", "resolve_target"]
@@ -70,12 +71,18 @@ class _TokenEstimate:
         return round(self.tokens * total_bytes / max(self.bytes, 1)), False
 
 
-def resolve_target(original_tokens: int, options: OutputOptions) -> int | None:
-    """The token budget, or ``None`` when the input passes through unchanged."""
+def resolve_target(original_tokens: int, options: OutputOptions, *, all_passed: bool = False) -> int | None:
+    """The token budget, or ``None`` when the input passes through unchanged.
+
+    A test run where everything passed collapses to its summary whenever it is over the floor
+    (by default): hundreds of PASSED lines tell an agent nothing the counts do not.
+    """
     if original_tokens <= options.floor_tokens:
         return None
     if options.target_tokens is not None:
         return None if original_tokens <= options.target_tokens else options.target_tokens
+    if all_passed:
+        return DEFAULT_BUDGET
     return None if original_tokens <= DEFAULT_THRESHOLD else DEFAULT_BUDGET
 
 
@@ -102,7 +109,7 @@ def compress(stream: BinaryIO, store: OriginalStore, options: OutputOptions | No
     original_tokens, exact = counter.total(
         total_bytes, ends_with_newline=_ends_with_newline(store, restore_id)
     )
-    target = resolve_target(original_tokens, options)
+    target = resolve_target(original_tokens, options, all_passed=all_pass(engine))
     classification = decide(engine.family_counts())
     if target is None:
         return passthrough_result(

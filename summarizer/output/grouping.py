@@ -7,7 +7,8 @@
   into one line: the first occurrence in full, the count, the lines and the range of each
   varying number. Errors never merge: each distinct error stays a line of its own.
 * Dense runs of coordinates that start with the same file are *factored*: a ``@ <file>`` heading,
-  then ``N: …rest`` lines meaning ``N: <file>rest``. :func:`expand` undoes it exactly, so a reader
+  then ``N: …rest`` lines meaning ``N: <file>rest``; a row that is the line right after the
+  previous row drops its number (``…rest`` alone). :func:`expand` undoes it exactly, so a reader
   (or the recall check) sees every coordinate whole.
 """
 
@@ -39,7 +40,7 @@ _SOURCE_LINE = re.compile(r"[:(\[](\d+)")
 # lines that differ in those are different events and never merge.
 _NUM = re.compile(r"(?<![\w.])\d{1,5}(?:\.\d+)?(?![\w.])")
 _HEADING = re.compile(r"^@ (?P<file>.+?)(?: \(\d+ lines\))?$")
-_ROW = re.compile(r"^(?P<n>\d+): " + FACTOR_MARK + "(?P<rest>.*)$")
+_ROW = re.compile(r"^(?:(?P<n>\d+): )?" + FACTOR_MARK + "(?P<rest>.*)$")
 
 
 def source_file(location: str | None) -> str | None:
@@ -151,10 +152,13 @@ def factor(rows: list[tuple[float, str, str | None]]) -> list[str]:
         while end < len(rows) and file and rows[end][2] == file:
             end += 1
         if file and end - index >= _FACTOR_RUN:
-            out.append(f"@ {file} ({end - index} lines)")
+            out.append(f"@ {file}")
+            previous = -1
             for _, text, _ in rows[index:end]:
                 number, rest = text.split(": ", 1)
-                out.append(f"{number}: {FACTOR_MARK}{rest[len(file) :]}")
+                shown = "" if int(number) == previous + 1 else f"{number}: "
+                out.append(f"{shown}{FACTOR_MARK}{rest[len(file) :]}")
+                previous = int(number)
             index = end
             continue
         out.append(rows[index][1])
@@ -163,9 +167,10 @@ def factor(rows: list[tuple[float, str, str | None]]) -> list[str]:
 
 
 def expand(text: str) -> str:
-    """Undo :func:`factor`: every ``N: …rest`` row under ``@ file`` becomes ``N: <file>rest``."""
+    """Undo :func:`factor`: every ``[N: ]…rest`` row under ``@ file`` becomes ``N: <file>rest``."""
     out: list[str] = []
     current: str | None = None
+    number = 0
     for line in text.split("\n"):
         heading = _HEADING.match(line)
         if heading is not None:
@@ -173,7 +178,8 @@ def expand(text: str) -> str:
             continue
         row = _ROW.match(line)
         if row is not None and current is not None:
-            out.append(f"{row.group('n')}: {current}{row.group('rest')}")
+            number = int(row.group("n")) if row.group("n") else number + 1
+            out.append(f"{number}: {current}{row.group('rest')}")
             continue
         if not line[:1].isdigit():
             current = None if not line.startswith("@") else current

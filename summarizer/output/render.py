@@ -62,6 +62,8 @@ _FALLBACK_KINDS = ("failing_test", "http_5xx", "location")
 _GROUPED_KINDS = {"located_warning", "include"}
 # Located warnings are listed in full up to this many; past it they are grouped by (file, code).
 _WARNINGS_IN_FULL = 12
+_DITTO = "〃"
+_CODED_PREFIX = re.compile(r"^\W*(?:fatal )?error ([A-Z]+\d+):$")
 _CODE_TAIL = re.compile(r"\s+\[[\w-]+\]\s*$")
 _QUOTED = re.compile(r"'[^']*'|`[^`]*`|\"[^\"]*\"")
 _MESSAGE = re.compile(r"^(?P<prefix>\W{0,4}(?:(?:fatal )?error|warning)\b[^:]{0,20}:)\s*(?P<rest>.{12,})$")
@@ -126,7 +128,7 @@ def _coordinates(engine: Engine, clean: _Scrubbed) -> list[Coordinate]:
 
 def _short(arg: str) -> str:
     # Long quoted arguments (absolute paths) keep their informative tail.
-    return arg if len(arg) <= 40 else arg[0] + "…" + arg[-36:]
+    return arg if len(arg) <= 22 else arg[0] + "…" + arg[-18:]
 
 
 class _Messages:
@@ -135,6 +137,7 @@ class _Messages:
     def __init__(self) -> None:
         self.first: dict[tuple[str, str], tuple[int, frozenset[str]]] = {}
         self.code_shape: dict[str, str] = {}
+        self.last_args: dict[tuple[str, str], list[str]] = {}
 
 
 def _body_line(coord: Coordinate, entry_note: str, seen: _Messages, full_bytes: int | None = None) -> str:
@@ -152,13 +155,21 @@ def _body_line(coord: Coordinate, entry_note: str, seen: _Messages, full_bytes: 
                 first, first_args = first_seen
                 head = text[: text.index(coord.location) + len(coord.location)]
                 # Only the arguments that differ from line `first`; the rest is exactly that message.
-                args = " ".join(_short(a) for a in _QUOTED.findall(rest) if a not in first_args)
+                shown = [_short(a) for a in _QUOTED.findall(rest) if a not in first_args]
+                previous = seen.last_args.get((prefix, shape), [])
+                seen.last_args[(prefix, shape)] = shown
+                # A trailing argument equal to the previous row's of this message is a ditto.
+                if len(shown) >= 2 and len(previous) == len(shown) and shown[-1] == previous[-1]:
+                    shown = [*shown[:-1], _DITTO]
+                args = " ".join(shown)
                 # When this code only ever had this one shape, the code alone says which message.
                 ref = "" if seen.code_shape.get(prefix) == shape else f" [={first}]"
                 # The tool's own error code ([arg-type]) names the rule: it stays on every line.
                 code = _CODE_TAIL.search(rest)
                 tail = code.group().strip() if code and code.group().strip() not in args else ""
-                return f"{coord.line}: {head}{prefix}{ref} {args} {tail}".rstrip() + entry_note
+                # A repeat names its code alone (": TS2339"); the code's first line has the words.
+                short = _CODED_PREFIX.sub(r" \1", prefix)
+                return f"{coord.line}: {head}{short}{ref} {args} {tail}".rstrip() + entry_note
             seen.first[(prefix, shape)] = (coord.line, frozenset(_QUOTED.findall(rest)))
             seen.code_shape.setdefault(prefix, shape)
     shown = truncate_for_render(text, line_no=coord.line, full_bytes=full_bytes, limit=RENDER_LINE_CHARS)
@@ -172,10 +183,14 @@ def _failing_tests(coords: list[Coordinate]) -> list[str]:
 def _first_error(coords: list[Coordinate]) -> Coordinate | None:
     """The first line that is an error by its format's rules, preferring the project's own code."""
     for kinds in (_FIRST_ERROR_KINDS, _FALLBACK_KINDS):
-        found = [c for c in coords if c.kind in kinds]
+        # pytest's "> source" line shows where it failed; the E line after it is the error.
+        found = [c for c in coords if c.kind in kinds and not c.text.startswith(">")]
         own = [c for c in found if not is_third_party(c.text)]
-        if own or found:
-            return (own or found)[0]
+        # An indented line continues the message above it (tsc's "Overload 1 of 2 ...").
+        heads = [c for c in own if not c.text[:1].isspace()]
+        heads = heads or [c for c in found if not c.text[:1].isspace()]
+        if heads or own or found:
+            return (heads or own or found)[0]
     return None
 
 
@@ -246,9 +261,8 @@ def render(
     if collapse:
         header.append("all tests passed: only the summary is kept")
     if first_error is not None:
-        first_text = truncate_for_render(
-            first_error.text, line_no=first_error.line, full_bytes=None, limit=300
-        )
+        # The whole line is in the body; the header needs where and what, briefly.
+        first_text = first_error.text if len(first_error.text) <= 160 else first_error.text[:160] + "…"
         header.append(f"first error (line {first_error.line}): {first_text}")
     if groups:
         header.append(
@@ -370,8 +384,8 @@ def render(
     body.sort(key=lambda item: item[0])
     parts = [
         *header,
-        "--- kept lines (N: coordinate, N~ sample; N = line in the original; a code + args alone ="
-        " that code's message shown earlier; under '@ file', 'N: …rest' means 'N: file rest') ---",
+        "--- kept lines (N: = original line N; N~ = sample; code + args = that code's message above, with"
+        " these args, 〃 = as the row above; after '@ file': '[N: ]…x' = 'N: file x', no N = next line) ---",
     ]
     parts.extend(factor([(order, text, files.get(order)) for order, text in body]))
     if warning_lines:
