@@ -40,7 +40,9 @@ _COORD_BYTES_LOW = 512
 _COORD_MEMORY = 64 << 20
 _FAMILY_TEMPLATES = 3_000
 _FAILURE_BLOCK_LINES = 60
-_BARE_PATH = re.compile(r"^(?:[A-Za-z]:)?[\w.~@/\\+-]+\.[A-Za-z]\w{0,7}$")
+_BARE_PATH = re.compile(r"^(?:[A-Za-z]:)?[\w.~@/\\+#-]+\.[A-Za-z]\w{0,7}$")
+# rustc/ruff print the message first and the location under it ("  --> src/a.rs:3:5").
+_ARROW = re.compile(rb"^\s*--> ")
 # Failing-test headers whose details follow, indented: TAP "not ok", jest "●", spec/mocha marks.
 _BLOCK_HEADER = re.compile("^\\s*(?:not ok\\b|●|✖|✗|✘|×|❌|\\d+\\) )".encode())
 _INFORMATIVE = re.compile(rb"[A-Za-z]{3}")
@@ -148,6 +150,8 @@ class Engine:
     http_4xx_more: int = 0
     http_4xx_range: tuple[int, int] = (0, 0)
     in_passes: bool = False
+    _prev: bytes = b""
+    _last_raw: bytes = b""
 
     # -- hot path -------------------------------------------------------------------------------
     def feed(self, chunk: Chunk) -> None:
@@ -190,6 +194,7 @@ class Engine:
             if index < pos:
                 continue
             template = tpls[index]
+            self._prev = raws[index - 1] if index else self._last_raw
             self._slow(n0 + index + 1, raws[index], template, templates[template], long_lines.get(index))
             pos = index + 1
             if self._busy():
@@ -197,6 +202,7 @@ class Engine:
         for index, offset, window in windows:
             self._add_window(n0 + index + 1, offset, window, chunk.long_lines, index)
         self._sample_chunk(raws, tpls, n0)
+        self._last_raw = raws[size - 1] if size else b""
         self.line_no = n0 + size
         self._timestamps(raws, n0 + 1)
         if len(templates) > self.max_templates:
@@ -215,6 +221,7 @@ class Engine:
         templates = self.templates
         while pos < len(tpls) and self._busy():
             template = tpls[pos]
+            self._prev = raws[pos - 1] if pos else self._last_raw
             self._slow(n0 + pos + 1, raws[pos], template, templates[template], long_lines.get(pos))
             pos += 1
         return pos
@@ -307,6 +314,9 @@ class Engine:
             self._add_coord(line_no, path_raw, path_raw, "file", 0, None)
         if self.in_passes and lc.kind == "failing_test" and raw.startswith(b"_"):
             return  # pytest -rA prints a section per *passing* test too: not a failure
+        if _ARROW.match(raw) and self._prev.strip() and n > 1:
+            # The message above the arrow names the rule ("F821 Undefined name `x`").
+            self._add_coord(n - 1, self._prev, self._prev, "detail", 0, None)
         self._add_coord(n, raw, template, lc.kind, lc.header_end, full)
         self._open_items(raw, template)
         if lc.kind == "failing_test" and _BLOCK_HEADER.match(raw):
@@ -339,8 +349,9 @@ class Engine:
         status = raw[status_at : status_at + 1]
         if status not in (b"5", b"4"):
             return
-        # Requests that differ only in numbers (ids, times) fold into one entry with a count.
-        key = raw[status_at : status_at + 3] + template
+        # The same request failing again folds into one entry with a count (the time differs);
+        # requests that differ only in an id are merged at rendering, with the id's range.
+        key = raw[raw.rfind(b'"', 0, max(status_at - 2, 0)) :]
         if status == b"4" and key not in self.coords:
             if self.http_4xx >= MAX_HTTP_4XX:
                 self.http_4xx_more += 1

@@ -39,6 +39,8 @@ _SOURCE_LINE = re.compile(r"[:(\[](\d+)")
 # Longer numbers, numbers glued to letters (blk_123, job_7) and dotted quads are identities:
 # lines that differ in those are different events and never merge.
 _NUM = re.compile(r"(?<![\w.])\d{1,5}(?:\.\d+)?(?![\w.])")
+# Warnings and refused requests are not failures of the run: their repeats merge. Errors never do.
+_MERGED_KINDS = ("warning", "http_4xx")
 _HEADING = re.compile(r"^@ (?P<file>.+?)(?: \(\d+ lines\))?$")
 _ROW = re.compile(r"^(?:(?P<n>\d+): )?" + FACTOR_MARK + "(?P<rest>.*)$")
 
@@ -116,7 +118,7 @@ def merge_numeric(
     """
     shapes: dict[str, list[Coordinate]] = {}
     for coord in coords:
-        if coord.kind == "warning":
+        if coord.kind in _MERGED_KINDS:
             shapes.setdefault(_template(coord.text[:400]), []).append(coord)
     notes: dict[int, str] = {}
     dropped: set[int] = set()

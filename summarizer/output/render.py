@@ -417,7 +417,9 @@ def render(
         passthrough=False,
         exit_code=options.exit_code,
         failing_tests=tuple(failing),
-        passed_tests=engine.passed,
+        failed_tests=failed_count,
+        passed_tests=passed,
+        counts_from=counts.runner if counts else None,
         first_error=first_error,
         first_timestamp=engine.first_timestamp[1] if engine.first_timestamp else None,
         last_timestamp=engine.last_timestamp[1] if engine.last_timestamp else None,
@@ -450,6 +452,8 @@ def passthrough_result(
     text, found = scrub(decoded)
     clean = _Scrubbed()
     coords = _coordinates(engine, clean)
+    counts = _counts(coords)
+    failing = _failing_tests(coords)
     return OutputResult(
         classification=classification,
         original_tokens=original_tokens,
@@ -461,8 +465,10 @@ def passthrough_result(
         target_tokens=None,
         passthrough=True,
         exit_code=options.exit_code,
-        passed_tests=engine.passed,
-        failing_tests=tuple(_failing_tests(coords)),
+        passed_tests=counts.passed if counts else engine.passed,
+        failed_tests=counts.failed if counts else len(failing),
+        counts_from=counts.runner if counts else None,
+        failing_tests=tuple(failing),
         coordinates=tuple(coords),
         omitted_frames=engine.omitted_frames,
         binary_lines=engine.binary_lines,

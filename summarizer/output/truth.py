@@ -46,6 +46,7 @@ class Case(BaseModel):
     must: tuple[TruthItem, ...]
     should: tuple[TruthItem, ...]
     exit_code: int | None = None
+    runner_counts: tuple[int, int] | None = None  # (failed, passed) as the runner reported them
 
 
 class Recall(BaseModel):
@@ -79,6 +80,12 @@ def _gen_items(rows: object) -> tuple[TruthItem, ...]:
     return tuple(TruthItem(label=f"{r.get('kind', '?')}: {r['value']}", needles=(r["value"],)) for r in rows)
 
 
+def _runner_counts(block: object) -> tuple[int, int] | None:
+    if not isinstance(block, dict):
+        return None
+    return int(block.get("failed", 0)), int(block.get("passed", 0))
+
+
 def load_case(folder: Path) -> Case | None:
     """Read one case folder (either format); ``None`` when it has no truth.json."""
     truth_path = folder / "truth.json"
@@ -95,6 +102,7 @@ def load_case(folder: Path) -> Case | None:
             must=_gen_items(truth.get("must_survive")),
             should=_gen_items(truth.get("should_survive")),
             exit_code=truth.get("exit_code"),
+            runner_counts=_runner_counts(truth.get("runner_counts")),
         )
     log_file = truth.get("log_file") or next((p.name for p in folder.glob("*.log")), None)
     if log_file is None:
