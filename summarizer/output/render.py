@@ -172,8 +172,8 @@ def _body_line(coord: Coordinate, entry_note: str, seen: _Messages, full_bytes: 
                 return f"{coord.line}: {head}{short}{ref} {args} {tail}".rstrip() + entry_note
             seen.first[(prefix, shape)] = (coord.line, frozenset(_QUOTED.findall(rest)))
             seen.code_shape.setdefault(prefix, shape)
-    shown = truncate_for_render(text, line_no=coord.line, full_bytes=full_bytes, limit=RENDER_LINE_CHARS)
-    return f"{coord.line}: {shown}{entry_note}"
+    whole = truncate_for_render(text, line_no=coord.line, full_bytes=full_bytes, limit=RENDER_LINE_CHARS)
+    return f"{coord.line}: {whole}{entry_note}"
 
 
 def _failing_tests(coords: list[Coordinate]) -> list[str]:
