@@ -117,6 +117,7 @@ _HTTP = re.compile(
 )
 # A located diagnostic whose severity is a warning or note (grouped by file and code when many).
 _LOCATED_SOFT = re.compile(r"^\W{0,3}(?:warning|note|info|hint|remark)\b|^\s+(?:warning|note)\s")
+_PATH_ONLY = re.compile(r"^\.{0,2}/[\w.~@/+#,-]*$")
 # pytest's section rules ("=== FAILURES ===", "=== PASSES ==="): they decide what a header means.
 _SECTION = re.compile(r"^=+ [A-Za-z][\w ]* =+$")
 _INCLUDE = re.compile(r"^\s*(?:In file included from |from \S+:#+[,:]|In function |In member function )")
@@ -143,7 +144,7 @@ _WARN = re.compile(r"\b(?:[Ww]arning|WARNING|WARN|[Dd]eprecat\w*)\b|warning\[")
 
 # file:line[:col] in its common shapes: a/b.py:12, a.ts(3,4), Foo.java:[12,5], File "x", line 3, at line 9.
 _LOCATION = re.compile(
-    r"(?<![\w.~+@/\\-])(?P<loc>(?:[A-Za-z]:)?[\w.~+@/\\-]*[\w)]\.[A-Za-z][\w]{0,7}"
+    r"(?<![\w.~+@/\\#-])(?P<loc>(?:[A-Za-z]:)?[\w.~+@/\\#-]*[\w)#]\.[A-Za-z][\w]{0,7}"
     r"(?::\[#+,#+\]|\(#+(?:,#+)?\)|:#+(?::#+)?))(?![\w#])"
     r"|File \"[^\"]+\", line #+|\bat line #+|--> \S+:#+(?::#+)?"
 )
@@ -368,6 +369,9 @@ def classify_template(template: str) -> LineClass:
         return LineClass(PLAIN, "", 0, True)
     if formats.is_frame(template):
         return LineClass(FRAME, "frame")
+    if " " not in template and _PATH_ONLY.match(template):
+        return _PLAIN  # a file listing's path is never an error, whatever its name says
+
     if template[:1] in (" ", "I", "f") and _INCLUDE.match(template) and _location(template):
         return LineClass(COORD, "include")
     located = _LOCATION.search(template) if "#" in template else None

@@ -15,7 +15,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from summarizer.output.models import Coordinate
@@ -27,6 +27,7 @@ __all__ = [
     "factor",
     "group_warnings",
     "merge_numeric",
+    "render_groups",
     "source_file",
 ]
 
@@ -64,7 +65,7 @@ class WarningGroup:
     output_lines: list[int] = field(default_factory=list)
     count: int = 0
 
-    def render(self, max_numbers: int = 40) -> str:
+    def render(self, max_numbers: int = 40, *, example: bool = True) -> str:
         """``file [code] ×N: 12, 45, 78 (output lines a…b) — e.g. <first message>``."""
         numbers = list(dict.fromkeys(self.source_lines))
         shown = ", ".join(numbers[:max_numbers]) + (
@@ -75,8 +76,43 @@ class WarningGroup:
             if len(self.output_lines) > 1
             else str(self.output_lines[0])
         )
-        example = f"{self.first.line}: {self.first.text[:200]}"
-        return f"{self.file} [{self.code}] ×{self.count}: {shown} (output lines {span}) — e.g. {example}"
+        line = f"{self.file} [{self.code}] ×{self.count}: {shown} (output lines {span})"
+        return f"{line} — e.g. {self.first.line}: {self.first.text[:200]}" if example else line
+
+
+def render_groups(groups: Sequence[WarningGroup], budget: int, count: Callable[[str], int]) -> list[str]:
+    """The warning groups at the most detailed level that fits ``budget`` tokens.
+
+    Levels: every group with 40 line numbers and an example; an example only for a code's first
+    group and 12 numbers; one line per code across files; one line in all. Warnings are not
+    failures, so they give way to the budget; the restore hint has them all.
+    """
+    seen: set[str] = set()
+    levels: list[list[str]] = [[g.render() for g in groups], []]
+    for group in groups:
+        levels[1].append(group.render(12, example=group.code not in seen))
+        seen.add(group.code)
+    by_code: dict[str, list[WarningGroup]] = {}
+    for group in groups:
+        by_code.setdefault(group.code, []).append(group)
+    levels.append([])
+    for code, members in by_code.items():
+        files = list(dict.fromkeys(g.file for g in members))
+        lines = sorted(n for g in members for n in g.output_lines)
+        names = ", ".join(files[:6]) + (f", +{len(files) - 6} more" if len(files) > 6 else "")
+        levels[2].append(
+            f"[{code}] ×{sum(g.count for g in members)} in {len(files)} files ({names});"
+            f" output lines {lines[0]}…{lines[-1]}"
+            f" — e.g. {members[0].first.line}: {members[0].first.text[:160]}"
+        )
+    total = sum(g.count for g in groups)
+    first = min(n for g in groups for n in g.output_lines)
+    last = max(n for g in groups for n in g.output_lines)
+    levels.append([f"{total:,} warnings/notes in {len(by_code)} codes, output lines {first}…{last}; restore"])
+    for level in levels:
+        if count("\n".join(level)) <= budget:
+            return level
+    return levels[-1]
 
 
 def _code(text: str) -> str:

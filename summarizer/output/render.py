@@ -20,7 +20,7 @@ from summarizer.output import coordinates as co
 from summarizer.output.classify import Classification
 from summarizer.output.engine import CoordEntry, Engine
 from summarizer.output.frames import is_third_party
-from summarizer.output.grouping import factor, group_warnings, merge_numeric, source_file
+from summarizer.output.grouping import factor, group_warnings, merge_numeric, render_groups, source_file
 from summarizer.output.lines import RENDER_LINE_CHARS, decode_line, truncate_for_render
 from summarizer.output.models import Coordinate, OutputOptions, OutputResult, PatternSummary, Sample
 from summarizer.output.originals import OriginalStore
@@ -62,7 +62,16 @@ _FALLBACK_KINDS = ("failing_test", "http_5xx", "location")
 _GROUPED_KINDS = {"located_warning", "include"}
 # Located warnings are listed in full up to this many; past it they are grouped by (file, code).
 _WARNINGS_IN_FULL = 12
+_LEGEND = (
+    "--- kept lines (N: = original line N; N~ = sample; code + args = that code's message above, with"
+    " these args, 〃 = as the row above; after '@ file': '[N: ]…x' = 'N: file x', no N = next line) ---"
+)
+_WARNINGS_TITLE = "--- warnings and notes by (file, code): source lines, output lines, one example ---"
 _DITTO = "〃"
+# pytest's "> source" line shows where it failed and a traceback's first line only opens it: the
+# error is the E line or the exception line after them.
+_NOT_FIRST = re.compile(r">|Traceback \(most recent call last\)")
+_ERROR_START = re.compile(r"\s*(?:[\w.]*(?:Error|Exception)\b|ERROR\b|error\b|fatal\b|FATAL\b|FAIL)")
 _CODED_PREFIX = re.compile(r"^\W*(?:fatal )?error ([A-Z]+\d+):$")
 _CODE_TAIL = re.compile(r"\s+\[[\w-]+\]\s*$")
 _QUOTED = re.compile(r"'[^']*'|`[^`]*`|\"[^\"]*\"")
@@ -184,10 +193,11 @@ def _first_error(coords: list[Coordinate]) -> Coordinate | None:
     """The first line that is an error by its format's rules, preferring the project's own code."""
     for kinds in (_FIRST_ERROR_KINDS, _FALLBACK_KINDS):
         # pytest's "> source" line shows where it failed; the E line after it is the error.
-        found = [c for c in coords if c.kind in kinds and not c.text.startswith(">")]
+        found = [c for c in coords if c.kind in kinds and not _NOT_FIRST.match(c.text)]
         own = [c for c in found if not is_third_party(c.text)]
-        # An indented line continues the message above it (tsc's "Overload 1 of 2 ...").
-        heads = [c for c in own if not c.text[:1].isspace()]
+        # An indented line continues the message above it (tsc's "Overload 1 of 2 ..."), unless
+        # it is itself an error line (pip indents its subprocess's "ERROR: ...").
+        heads = [c for c in own if not c.text[:1].isspace() or _ERROR_START.match(c.text)]
         heads = heads or [c for c in found if not c.text[:1].isspace()]
         if heads or own or found:
             return (heads or own or found)[0]
@@ -316,10 +326,12 @@ def render(
             else ""
         )
         body.append((stat.sample_line, f"{stat.sample_line}: {note}{sample}"))
-    warning_lines = [clean(g.render()) for g in groups]
-    fixed = "\n".join([*header, *(t for _, t in body), *warning_lines, hint])
+    fixed = "\n".join([*header, _LEGEND, *(t for _, t in body), _WARNINGS_TITLE if groups else "", hint])
     # Counting costs ~1 s per MB; when the coordinates alone are far over budget, bytes/4 decides.
     used = len(fixed) // 4 if len(fixed) > 8 * target else count_tokens(fixed) + 2
+    # Warnings are not failures: they take what the failures left, at the detail that fits.
+    warning_lines = [clean(t) for t in render_groups(groups, target - used, count_tokens)] if groups else []
+    used += count_tokens("\n".join(warning_lines)) + 1 if warning_lines else 0
     budget = target - used
 
     # Tier 2: samples, evenly spread, as many as fit.
@@ -384,12 +396,11 @@ def render(
     body.sort(key=lambda item: item[0])
     parts = [
         *header,
-        "--- kept lines (N: = original line N; N~ = sample; code + args = that code's message above, with"
-        " these args, 〃 = as the row above; after '@ file': '[N: ]…x' = 'N: file x', no N = next line) ---",
+        _LEGEND,
     ]
     parts.extend(factor([(order, text, files.get(order)) for order, text in body]))
     if warning_lines:
-        parts.append("--- warnings and notes by (file, code): source lines, output lines, one example ---")
+        parts.append(_WARNINGS_TITLE)
         parts.extend(warning_lines)
     if engine.soft_pruned:
         parts.append(
