@@ -19,6 +19,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
+import re
 import resource
 import subprocess
 import sys
@@ -62,6 +64,57 @@ def build(corpus: list[Path], size: int, path: Path) -> int:
                 written += len(blob) + (0 if blob.endswith(b"\n") else 1)
                 if written >= size:
                     break
+    return written
+
+
+_DIGITS = re.compile(rb"\d+")
+
+
+def build_loghub(corpus: list[Path], size: int, path: Path, seed: int = 13) -> int:
+    """LogHub lines with every digit run re-drawn (ids, numbers, timestamps, block ids).
+
+    The corpus lines are cycled, but each copy gets fresh random digits of the same length, so
+    no two lines are equal and the engine's template table sees real template variety, not a
+    repeat of the first copy.
+    """
+    rng = random.Random(seed)
+    lines = [line for p in corpus for line in p.read_bytes().replace(b"\r\n", b"\n").split(b"\n") if line]
+    pool = [str(n).encode() for n in range(100_000)]
+    written = 0
+    with path.open("wb") as out:
+        while written < size:
+            rng.shuffle(lines)
+            block = []
+            for line in lines:
+                # Same length keeps the line's template (digits become '#') and its shape.
+                new = _DIGITS.sub(lambda m: _draw(rng, pool, len(m.group())), line)
+                block.append(new)
+            data = b"\n".join(block) + b"\n"
+            out.write(data[: size - written] if written + len(data) > size else data)
+            written += min(len(data), size - written)
+    return written
+
+
+def _draw(rng: random.Random, pool: list[bytes], width: int) -> bytes:
+    if width <= 5:
+        return pool[rng.randrange(10**width)].zfill(width)
+    return str(rng.randrange(10 ** (width - 1), 10**width)).encode()
+
+
+def build_find(size: int, path: Path) -> int:
+    """A real ``find / -xdev`` listing, repeated under distinct mirror roots so no line repeats."""
+    listing = subprocess.run(
+        ["find", "/usr", "/etc", "/var", "-xdev"], capture_output=True, check=False
+    ).stdout.split(b"\n")
+    listing = [line for line in listing if line]
+    written, copy = 0, 0
+    with path.open("wb") as out:
+        while written < size:
+            prefix = f"/srv/mirror{copy:04d}".encode()
+            data = b"\n".join(prefix + line for line in listing) + b"\n"
+            out.write(data)
+            written += len(data)
+            copy += 1
     return written
 
 

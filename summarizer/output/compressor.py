@@ -6,7 +6,7 @@ byte-for-byte in the content-addressed store while reading (so the original is a
 and renders the result with :func:`~summarizer.output.render.render`.
 
 Token counts use the real o200k tokenizer (:func:`summarizer.tokens.count_tokens`). Counting is
-about 1 MB/s, so past :data:`EXACT_TOKEN_BYTES` the original's count is extrapolated from every
+about 1 MB/s, so past :data:`EXACT_TOKEN_BYTES` (256 KB) the original's count is extrapolated from every
 :data:`TOKEN_SAMPLE_EVERY`-th chunk and ``original_tokens_exact`` says so.
 
 Pass-through: inputs under the floor, or under the target (by default: 10,000 tokens or fewer),
@@ -16,25 +16,26 @@ every test passed is the exception: over the floor, it collapses to its summary 
 
 from __future__ import annotations
 
-from typing import BinaryIO
+from typing import BinaryIO, Literal
 
 from summarizer.output.classify import decide
 from summarizer.output.engine import Engine
 from summarizer.output.lines import iter_chunks
 from summarizer.output.models import DEFAULT_BUDGET, DEFAULT_THRESHOLD, OutputOptions, OutputResult
 from summarizer.output.originals import OriginalStore, TeeReader
+from summarizer.output.progress import Progress, terminal_progress
 from summarizer.output.render import all_pass, passthrough_result, render
 from summarizer.tokens import count_tokens, is_exact
 
 __all__ = ["compress", "resolve_target"]
 
-EXACT_TOKEN_BYTES = 1 << 20
+EXACT_TOKEN_BYTES = 1 << 18
 TOKEN_SAMPLE_EVERY = 4
 TOKEN_SAMPLE_BYTES = 16 * 1024
 
 
 class _TokenEstimate:
-    """Exact token count for the first MB, then a 16 KB slice of every 4th chunk, extrapolated.
+    """Exact token count for the first 256 KB, then a 16 KB slice of every 4th chunk, extrapolated.
 
     The tokenizer runs at about 1 MB/s, so counting a 100 MB log exactly would cost more than the
     whole compression; the slices keep the estimate within a few percent on real logs.
@@ -86,8 +87,17 @@ def resolve_target(original_tokens: int, options: OutputOptions, *, all_passed: 
     return None if original_tokens <= DEFAULT_THRESHOLD else DEFAULT_BUDGET
 
 
-def compress(stream: BinaryIO, store: OriginalStore, options: OutputOptions | None = None) -> OutputResult:
+def compress(
+    stream: BinaryIO,
+    store: OriginalStore,
+    options: OutputOptions | None = None,
+    *,
+    progress: Progress | Literal["auto"] | None = "auto",
+) -> OutputResult:
     """Compress one tool output read from ``stream``; the original is kept in ``store``.
+
+    ``progress`` is told the bytes read after each chunk; ``"auto"`` (the default) reports on
+    stderr when it is a terminal and the input passes 50 MB, ``None`` never reports.
 
     Raises :class:`~summarizer.output.originals.OriginalNotStored` when the store cannot be
     written; it carries the bytes already read, and ``stream`` is left just past them.
@@ -96,13 +106,19 @@ def compress(stream: BinaryIO, store: OriginalStore, options: OutputOptions | No
     writer = store.writer()
     engine = Engine()
     counter = _TokenEstimate()
+    report = terminal_progress() if progress == "auto" else progress
     try:
         for chunk in iter_chunks(TeeReader(stream, writer)):
             engine.feed(chunk)
             counter.add(chunk.data)
+            if report is not None:
+                report(writer.size)
     except BaseException:
         writer.abort()
         raise
+    finally:
+        if report is not None:
+            report.close()
     engine.finish()
     restore_id = writer.commit()
     total_bytes = writer.size

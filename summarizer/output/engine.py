@@ -40,7 +40,12 @@ _COORD_BYTES_LOW = 512
 _COORD_MEMORY = 64 << 20
 _FAMILY_TEMPLATES = 3_000
 _FAILURE_BLOCK_LINES = 60
-_BARE_PATH = re.compile(r"^(?:[A-Za-z]:)?[\w.~@/\\+#-]+\.[A-Za-z]\w{0,7}$")
+_BARE_PATH_B = re.compile(rb"^(?:[A-Za-z]:)?[\w.~@/\\+#-]+\.[A-Za-z]\w{0,7}$")
+_PATH_START = (b"/", b".")
+# Same as coordinates' path-only rule, on bytes: no space, tab, colon or control character.
+_PATH_LINE = re.compile(rb"^\.{0,2}/[^\s:\x00-\x1f\x7f]*$")
+_ESLINT_ROW = re.compile(rb"^\s+\d+:\d+\s")
+_PLAIN_CLASS = co.LineClass(co.PLAIN)
 # rustc/ruff print the message first and the location under it ("  --> src/a.rs:3:5").
 _ARROW = re.compile(rb"^\s*--> ")
 # Failing-test headers whose details follow, indented: TAP "not ok", jest "●", spec/mocha marks.
@@ -143,7 +148,6 @@ class Engine:
     _expect_exception: bool = False
     _saw_traceback: bool = False
     _failure: _FailureBlock | None = None
-    _bare_path: tuple[int, bytes] | None = None
     _coord_bytes: int = 0
     _items: _ItemBlock | None = None
     http_4xx: int = 0
@@ -151,6 +155,8 @@ class Engine:
     http_4xx_range: tuple[int, int] = (0, 0)
     in_passes: bool = False
     _prev: bytes = b""
+    _chunk: RawLines | list[bytes] = field(default_factory=list)
+    _index: int = 0
     _last_raw: bytes = b""
 
     # -- hot path -------------------------------------------------------------------------------
@@ -195,6 +201,7 @@ class Engine:
                 continue
             template = tpls[index]
             self._prev = raws[index - 1] if index else self._last_raw
+            self._chunk, self._index = raws, index
             self._slow(n0 + index + 1, raws[index], template, templates[template], long_lines.get(index))
             pos = index + 1
             if self._busy():
@@ -222,6 +229,7 @@ class Engine:
         while pos < len(tpls) and self._busy():
             template = tpls[pos]
             self._prev = raws[pos - 1] if pos else self._last_raw
+            self._chunk, self._index = raws, pos
             self._slow(n0 + pos + 1, raws[pos], template, templates[template], long_lines.get(pos))
             pos += 1
         return pos
@@ -252,13 +260,14 @@ class Engine:
             index += sampler.every
 
     def _new_template(self, template: bytes, n: int, raw: bytes) -> TemplateStat:
+        if template[:1] in _PATH_START and _PATH_LINE.match(template):
+            # A listing's path (find, ls -R, tar t): no rule applies to it, and on data that does
+            # not repeat every line is a new template, so the full classification is skipped.
+            rec = TemplateStat(n, _PLAIN_CLASS, raw[:4096])
+            self.templates[template] = rec
+            return rec
         text = decode_line(template[:MAX_LINE_BYTES])
-        if is_binary(template[:4096]):
-            lc = co.LineClass(co.BINARY)
-        else:
-            lc = co.classify_template(text)
-            if lc.cls == co.PLAIN and _BARE_PATH.match(text):
-                lc = co.LineClass(co.HEADER, "bare_path")
+        lc = co.LineClass(co.BINARY) if is_binary(template[:4096]) else co.classify_template(text)
         rec = TemplateStat(n, lc, raw[:4096])
         self.templates[template] = rec
         if lc.cls in (co.COORD, co.FRAME, co.HEADER, co.HTTP):
@@ -297,21 +306,13 @@ class Engine:
             if lc.kind == "section":
                 self.in_passes = b"PASSES" in raw
                 return
-            # A bare file path (eslint's per-file heading): remembered, kept if an error follows.
-            self._bare_path = (n, raw)
             return
         if cls != co.COORD:
             return
         if b"Traceback" in raw:
             self._saw_traceback = True
-        if (
-            self._bare_path is not None
-            and template[:1] == b" "
-            and _ESLINT_LINE.match(decode_line(template[:64]))
-        ):
-            # eslint prints the file once, then "line:col  error  message": keep the file too.
-            line_no, path_raw = self._bare_path
-            self._add_coord(line_no, path_raw, path_raw, "file", 0, None)
+        if template[:1] == b" " and _ESLINT_LINE.match(decode_line(template[:64])):
+            self._eslint_heading(n)
         if self.in_passes and lc.kind == "failing_test" and raw.startswith(b"_"):
             return  # pytest -rA prints a section per *passing* test too: not a failure
         if _ARROW.match(raw) and self._prev.strip() and n > 1:
@@ -344,6 +345,15 @@ class Engine:
             self._add_coord(n, raw, raw, "detail", 0, None)
         return True
 
+    def _eslint_heading(self, n: int) -> None:
+        # eslint prints the file once, then "line:col  error  message" rows: the file above the
+        # rows is kept with the error (looked up in this chunk, so listings pay nothing for it).
+        raws, k = self._chunk, self._index - 1
+        while k >= 0 and _ESLINT_ROW.match(raws[k]):
+            k -= 1
+        if k >= 0 and _BARE_PATH_B.match(raws[k]):
+            self._add_coord(n - (self._index - k), raws[k], raws[k], "file", 0, None)
+
     def _http(self, n: int, raw: bytes, template: bytes, status_at: int) -> None:
         # 5xx is a failure of the server; 4xx a failure of the request (kept, up to a cap).
         status = raw[status_at : status_at + 1]
@@ -361,6 +371,10 @@ class Engine:
         self._add_coord(n, raw, template, "http_5xx" if status == b"5" else "http_4xx", 0, None, key=key)
 
     def _open_items(self, raw: bytes, template: bytes) -> None:
+        # Both shapes end the line ("... errors for X", "... would be overwritten:"): test cheaply.
+        tail = template[-40:].rstrip()
+        if not tail.endswith(b":") and b"rror" not in template[:300]:
+            return
         found = co.ERROR_BLOCK.search(decode_line(template[:300]))
         indent = len(raw) - len(raw.lstrip())
         if found is not None:
