@@ -23,8 +23,8 @@ from pathlib import Path
 
 from summarizer.bank import GateRequest, run_gate
 from summarizer.errors import EscalationRequired
-from summarizer.models import SubtaskSummary
-from summarizer.scoring import score_entry
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import score_entry
 
 AGENTS = ("hermes", "aphrodite", "demeter", "themis", "hephaestus", "prometheus", "mnemosyne")
 SUMMARIES = (

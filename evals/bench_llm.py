@@ -13,6 +13,7 @@ Usage: ``.venv/bin/python evals/bench_llm.py [--entries 50] [--delay 0.2]``
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import multiprocessing
 import os
@@ -24,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from summarizer.app import build
-from summarizer.models import SubtaskSummary
-from summarizer.ports import CompletionRequest
-from summarizer.semantic import EntryJob
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.summaries import EntryJob, summarize_entries
+from summarizer.semantic.ports import CompletionRequest
 from summarizer.settings import Settings
 from summarizer.testing import FakeCompleter
 
@@ -108,7 +109,7 @@ def run(
     service = build(settings)
     before = counter.value
     started, cpu = time.perf_counter(), time.process_time()
-    results = service.summarize_entries_sync(jobs, concurrency=concurrency)
+    results = asyncio.run(summarize_entries(service, jobs, concurrency=concurrency))
     elapsed = time.perf_counter() - started
     RUN_CPU.append(time.process_time() - cpu)
     sources: dict[str, int] = {}
@@ -146,7 +147,7 @@ def main() -> None:
         fake = FakeCompleter(default=_fake_answer, delay_s=args.delay)
         ref = build(no_cache, completer=fake)
         started = time.perf_counter()
-        ref.summarize_entries_sync(jobs, concurrency=8)
+        asyncio.run(summarize_entries(ref, jobs, concurrency=8))
         t_ref = time.perf_counter() - started
     provider.terminate()
 

@@ -27,50 +27,50 @@ from summarizer.errors import (
 if TYPE_CHECKING:
     from summarizer.app import build
     from summarizer.bank import GateReport, GateRequest, close_sprint, injection_block, run_gate
-    from summarizer.envelope import EnvelopeReduction, reduce_envelope
-    from summarizer.models import SubtaskSummary
+    from summarizer.envelope.reduce import EnvelopeReduction, reduce_envelope
     from summarizer.output import OriginalStore, OutputOptions, OutputResult
     from summarizer.output import compress as compress_output
-    from summarizer.phase import Compressed, batch_plan, compress_one, stats_over
-    from summarizer.prompts import PromptLibrary
-    from summarizer.scoring import Score, score_entry
+    from summarizer.phasegate.models import SubtaskSummary
+    from summarizer.phasegate.scoring import Score, score_entry
+    from summarizer.phasegate.service import Compressed, batch_plan, compress_one, stats_over
     from summarizer.scrub import Redaction
     from summarizer.scrub import scrub as scrub_text
-    from summarizer.semantic import Generation, Summarizer
+    from summarizer.semantic.prompts import PromptLibrary
+    from summarizer.semantic.service import Generation, Summarizer
     from summarizer.session.service import compress_session, recover
     from summarizer.settings import Settings
     from summarizer.tokens import count_tokens
 
 # public name -> (module, attribute)
 _LAZY: dict[str, tuple[str, str]] = {
-    "Compressed": ("summarizer.phase", "Compressed"),
-    "EnvelopeReduction": ("summarizer.envelope", "EnvelopeReduction"),
+    "Compressed": ("summarizer.phasegate.service", "Compressed"),
+    "EnvelopeReduction": ("summarizer.envelope.reduce", "EnvelopeReduction"),
     "GateReport": ("summarizer.bank", "GateReport"),
     "GateRequest": ("summarizer.bank", "GateRequest"),
-    "Generation": ("summarizer.semantic", "Generation"),
+    "Generation": ("summarizer.semantic.service", "Generation"),
     "OriginalStore": ("summarizer.output", "OriginalStore"),
     "OutputOptions": ("summarizer.output", "OutputOptions"),
     "OutputResult": ("summarizer.output", "OutputResult"),
-    "PromptLibrary": ("summarizer.prompts", "PromptLibrary"),
+    "PromptLibrary": ("summarizer.semantic.prompts", "PromptLibrary"),
     "Redaction": ("summarizer.scrub", "Redaction"),
-    "Score": ("summarizer.scoring", "Score"),
+    "Score": ("summarizer.phasegate.scoring", "Score"),
     "Settings": ("summarizer.settings", "Settings"),
-    "SubtaskSummary": ("summarizer.models", "SubtaskSummary"),
-    "Summarizer": ("summarizer.semantic", "Summarizer"),
-    "batch_plan": ("summarizer.phase", "batch_plan"),
+    "SubtaskSummary": ("summarizer.phasegate.models", "SubtaskSummary"),
+    "Summarizer": ("summarizer.semantic.service", "Summarizer"),
+    "batch_plan": ("summarizer.phasegate.service", "batch_plan"),
     "build": ("summarizer.app", "build"),
     "close_sprint": ("summarizer.bank", "close_sprint"),
-    "compress_one": ("summarizer.phase", "compress_one"),
+    "compress_one": ("summarizer.phasegate.service", "compress_one"),
     "compress_output": ("summarizer.output", "compress"),
     "compress_session": ("summarizer.session.service", "compress_session"),
     "count_tokens": ("summarizer.tokens", "count_tokens"),
     "injection_block": ("summarizer.bank", "injection_block"),
     "recover": ("summarizer.session.service", "recover"),
-    "reduce_envelope": ("summarizer.envelope", "reduce_envelope"),
+    "reduce_envelope": ("summarizer.envelope.reduce", "reduce_envelope"),
     "run_gate": ("summarizer.bank", "run_gate"),
-    "score_entry": ("summarizer.scoring", "score_entry"),
+    "score_entry": ("summarizer.phasegate.scoring", "score_entry"),
     "scrub_text": ("summarizer.scrub", "scrub"),
-    "stats_over": ("summarizer.phase", "stats_over"),
+    "stats_over": ("summarizer.phasegate.service", "stats_over"),
 }
 
 __all__ = [

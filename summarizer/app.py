@@ -1,29 +1,56 @@
-"""The composition root: the only place that builds adapters (litellm, diskcache, Redis).
+"""The composition root: the only module that builds adapters from :class:`Settings`.
 
-CLI commands, the MCP server and evals call :func:`build` with a :class:`Settings`; tests build
-:class:`~summarizer.semantic.Summarizer` directly with fakes from :mod:`summarizer.testing`. Heavy
-imports (litellm through ``summarizer.llm``, redis) happen inside these functions, lazily.
+Adapters are the classes that touch the world: the litellm completer, the summary caches (diskcache,
+Redis), the originals store of tool output, the engram store or client, the session marks, the eval
+results cache. Features never build them and never call this module; they receive ports. The edges
+(``summarizer.cli``, ``summarizer.mcp_server``) call these builders, then hand what they got to the
+feature's use-case functions. ``tests/test_layout.py`` walks the AST and fails on an adapter built
+anywhere else.
+
+Heavy imports (litellm through :mod:`summarizer.semantic.llm`, redis, sqlite3) happen inside the
+builders, so an edge pays only for what its command uses.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import sys
-from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+import os
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
+from summarizer.dates import check_date, today
 from summarizer.settings import Settings
 
 if TYPE_CHECKING:
     from summarizer_cache import DiskCache, RedisCache
+    from summarizer_engram import MemoryBackend
 
-    from summarizer.models import SubtaskSummary
-    from summarizer.phase import BatchResult, Compressed
-    from summarizer.ports import Completer
-    from summarizer.retry import RetryPolicy
-    from summarizer.semantic import EntryJob, Generation, Summarizer
+    from summarizer.evaluation.runner import ResultsCache
+    from summarizer.output import OriginalStore
+    from summarizer.semantic.ports import Completer
+    from summarizer.semantic.retry import RetryPolicy
+    from summarizer.semantic.service import Summarizer
+    from summarizer.session.service import FileMarks
 
-__all__ = ["build", "build_cache", "semantic_batch", "semantic_compress"]
+__all__ = [
+    "SharedMemory",
+    "build",
+    "build_cache",
+    "build_completer",
+    "build_originals",
+    "build_results_cache",
+    "check_date",
+    "llm_service",
+    "load_settings",
+    "open_memory",
+    "session_marks",
+    "today",
+]
+
+
+def load_settings(**flags: object) -> Settings:
+    """Settings from the process environment; flags whose value is ``None`` do not override."""
+    return Settings.load(os.environ, **flags)
 
 
 def build_cache(settings: Settings) -> DiskCache | RedisCache:
@@ -37,6 +64,13 @@ def build_cache(settings: Settings) -> DiskCache | RedisCache:
     return DiskCache(settings.cache_dir / "summaries")
 
 
+def build_completer(retry: RetryPolicy | None = None) -> Completer:
+    """The litellm adapter (importing it imports litellm, lazily, on the first call)."""
+    from summarizer.semantic.llm import LiteLLMCompleter
+
+    return LiteLLMCompleter(retry=retry)
+
+
 def build(
     settings: Settings, *, completer: Completer | None = None, retry: RetryPolicy | None = None
 ) -> Summarizer:
@@ -46,13 +80,11 @@ def build(
     summary comes from the template. ``use_cache=False`` (``--no-cache``) disables the cache.
     ``completer`` overrides the litellm adapter (evals and tests pass a fake).
     """
-    from summarizer.prompts import PromptLibrary
-    from summarizer.semantic import Summarizer
+    from summarizer.semantic.prompts import PromptLibrary
+    from summarizer.semantic.service import Summarizer
 
     if completer is None and settings.model and not settings.offline:
-        from summarizer.llm import LiteLLMCompleter
-
-        completer = LiteLLMCompleter(retry=retry)
+        completer = build_completer(retry)
     cache = build_cache(settings) if settings.use_cache and not settings.offline else None
     return Summarizer(
         PromptLibrary(settings.prompt_dir),
@@ -66,68 +98,81 @@ def build(
     )
 
 
-# ---- phase-gate wiring: CRITICAL/HIGH lines through the semantic service -------------------------
+def llm_service(settings: Settings) -> Summarizer | None:
+    """The service when a model is configured and not offline; ``None`` means templates only.
 
-
-def semantic_compress(entry: SubtaskSummary, compressed: Compressed, settings: Settings) -> Compressed:
-    """Replace a compressed CRITICAL/HIGH entry's template lines with the semantic summary.
-
-    Anything else (MEDIUM/LOW, a protected entry) is returned unchanged. The template lines are the
-    fallback, so the result is always complete; ``source``/``reason`` say which answered and why.
+    ``None`` spares the template path jinja2, diskcache and litellm, which the keyword rules and the
+    band templates never need.
     """
-    from summarizer.masks import masked_entry
-    from summarizer.phase import scrub_entry
-    from summarizer.semantic import EntryJob
-
-    band = compressed.score.priority
-    if not compressed.compressed or (band != "CRITICAL" and band != "HIGH"):
-        return compressed
-    clean, _ = scrub_entry(entry)
-    job = EntryJob(entry=clean, band=band, fallback="\n".join(compressed.lines))
-    [generation] = build(settings).summarize_entries_sync([job])
-    _, fields = masked_entry(clean, band, generation.lines)
-    return dataclasses.replace(
-        compressed, lines=generation.lines, fields=fields, source=generation.source, reason=generation.reason
-    )
+    if not settings.model or settings.offline:
+        return None
+    return build(settings)
 
 
-def semantic_batch(
-    result: BatchResult, settings: Settings, *, progress: bool | None = None
-) -> dict[str, Any]:
-    """``result.as_dict()`` with every expanded CRITICAL/HIGH entry summarised by the service.
+def build_originals(settings: Settings) -> OriginalStore:
+    """The content-addressed store of tool output originals (``summarizer restore`` reads it)."""
+    from summarizer.output import OriginalStore
 
-    Entries run concurrently (``settings.concurrency``); a progress bar goes to stderr only when
-    stderr is a terminal (``progress=None``) and the batch has more than 3 such entries.
+    return OriginalStore(settings.store_dir)
+
+
+def open_memory(settings: Settings) -> tuple[MemoryBackend | None, str | None]:
+    """The configured engram backend, or ``None`` and the reason it cannot be used."""
+    from summarizer_engram import open_backend
+
+    from summarizer.errors import StorageError
+
+    try:
+        wait = settings.engram_lock_wait_s
+        backend = open_backend(settings.engram_db, settings.engram_url, lock_wait_s=wait)
+    except StorageError as exc:
+        return None, str(exc)
+    return backend, None
+
+
+class SharedMemory:
+    """An engram backend opened on first use and shared by a long-lived edge (the MCP server).
+
+    A failed open is not remembered: the next call tries again (the database may come back).
     """
-    from summarizer.semantic import EntryJob
 
-    data = result.as_dict()
-    by_id = {s.id: s for s in result.entries}
-    rows = [
-        row
-        for phase in data["phases"]
-        for row in phase["entries"]
-        if row["mode"] == "expanded" and row["priority"] in ("CRITICAL", "HIGH")
-    ]
-    jobs: list[EntryJob] = [
-        EntryJob(entry=by_id[row["id"]].entry, band=row["priority"], fallback="\n".join(row["lines"]))
-        for row in rows
-    ]
-    for row, generation in zip(rows, _run_with_progress(build(settings), jobs, progress), strict=True):
-        row["lines"], row["source"] = list(generation.lines), generation.source
-        if generation.reason:
-            row["reason"] = generation.reason
-    return data
+    def __init__(self, settings: Settings, opener: Callable[[], MemoryBackend] | None = None) -> None:
+        self._settings = settings
+        self._opener = opener
+        self._backend: MemoryBackend | None = None
+        self._lock = threading.Lock()
+
+    def get(self) -> MemoryBackend:
+        """The backend; :class:`~summarizer.errors.StorageError` when it cannot be opened."""
+        with self._lock:
+            if self._backend is None:
+                if self._opener is not None:
+                    self._backend = self._opener()
+                else:
+                    from summarizer_engram import open_backend
+
+                    settings = self._settings
+                    self._backend = open_backend(settings.engram_db, settings.engram_url,
+                                                 lock_wait_s=settings.engram_lock_wait_s)
+            return self._backend
+
+    def close(self) -> None:
+        """Close the backend if it was opened."""
+        with self._lock:
+            if self._backend is not None:
+                self._backend.close()
+                self._backend = None
 
 
-def _run_with_progress(
-    service: Summarizer, jobs: Sequence[EntryJob], progress: bool | None
-) -> list[Generation]:
-    show = (sys.stderr.isatty() if progress is None else progress) and len(jobs) > 3
-    if not show:
-        return service.summarize_entries_sync(jobs)
-    import click
+def session_marks(settings: Settings) -> FileMarks:
+    """Where each session's last compression point is remembered (for the trigger rules)."""
+    from summarizer.session.service import FileMarks
 
-    with click.progressbar(length=len(jobs), label="summarising", file=sys.stderr) as bar:
-        tick: Callable[[Generation], None] = lambda _generation: bar.update(1)  # noqa: E731
-        return service.summarize_entries_sync(jobs, on_done=tick)
+    return FileMarks(settings.cache_dir / "sessions")
+
+
+def build_results_cache(settings: Settings) -> ResultsCache:
+    """The eval cell cache (SQLite under the cache directory)."""
+    from summarizer.evaluation.runner import ResultsCache
+
+    return ResultsCache(settings.cache_dir / "eval" / "results.sqlite3")

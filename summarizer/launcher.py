@@ -3,8 +3,8 @@
 Agents call ``summarizer score`` once per entry, so its start-up time is a measured goal (at most
 ten times ``python -c pass``, ``evals/bench_score.py``). click and pydantic alone cost more than
 that, so a plain ``score`` call (flags or one JSON object, no help, no error) is answered here with
-the standard library and the pure scoring modules: :func:`summarizer.entry_rules.light_entry` reads
-the entry, :func:`summarizer.phase.score_one` scores it, and :func:`score_report` prints it, the
+the standard library and the pure scoring modules: :func:`summarizer.phasegate.entry_rules.light_entry` reads
+the entry, :func:`summarizer.phasegate.service.score_one` scores it, and :func:`score_report` prints it, the
 same functions the click command uses.
 
 The cold path never decides anything the click command would decide differently: whenever it is
@@ -12,6 +12,12 @@ unsure (an unknown option, ``--help``, a missing file, invalid JSON, a value onl
 judge) it steps aside *before printing anything*, and the click command runs as if it had not been
 there, including reading stdin again. Every error message therefore comes from one place.
 ``tests/phase/test_launcher.py`` runs both paths on the same inputs and compares their output.
+
+Why a second parser beside click at all: it was measured (``evals/bench_score.py``, the row "click +
+light entry reader"). click with the same light reader and no pydantic still costs more than ten
+times ``python -c pass`` for ``summarizer score``, and the commands an agent runs before every tool
+call (``run``, ``output``, ``hook``) must start within three times it. Importing click alone takes
+most of that budget, so the hot commands are answered here and everything else goes to click.
 """
 
 from __future__ import annotations
@@ -23,33 +29,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from summarizer.phasegate.render import score_report
+
 if TYPE_CHECKING:
-    from summarizer.scoring import Score
+    pass
 
 __all__ = ["main", "score_report", "try_cold_score"]
 
 _VALUE_OPTIONS = {"--text": "text", "--files": "files", "--status": "status", "--from": "from_agent",
                   "--to": "to_agent", "--phase": "phase"}  # fmt: skip
-
-
-def score_report(result: Score, from_agent: str | None) -> list[str]:
-    """The human-readable breakdown that ``summarizer score`` prints: dimensions, keywords, band."""
-    from summarizer.scoring import WEIGHTS
-
-    lines = [f"score {result.score:.2f}  {result.priority}" + (" ⚠️" if result.warning else "")]
-    notes = {
-        "novelty": f"files: {result.files}",
-        "downstream": f"{from_agent or 'unknown'} -> {', '.join(result.to_agents) or 'unknown'}",
-    }
-    for name, value in result.dimensions.as_dict().items():
-        weight = float(WEIGHTS[name])
-        note = f"   ({notes[name]})" if name in notes else ""
-        lines.append(f"  {name:<11} {value:.2f} x {weight:.2f} = {value * weight:.3f}{note}")
-    lines.append(f"  keywords    {', '.join(result.keywords) or '(none)'}")
-    if result.band != result.priority:
-        lines.append(f"  band        {result.band} (raised to {result.priority})")
-    lines.extend(f"flag: {flag}" for flag in result.flags)
-    return lines
 
 
 @dataclass
@@ -100,7 +88,7 @@ def _parse(args: Sequence[str]) -> _Call | None:
 
 
 def _entry_data(call: _Call, stdin_data: bytes | None) -> dict[str, Any] | None:
-    from summarizer.entry_rules import flag_mapping
+    from summarizer.phasegate.entry_rules import flag_mapping
 
     if call.entry is None:
         if call.text is None or not call.text.strip():
@@ -144,9 +132,9 @@ def try_cold_score(args: Sequence[str], read_stdin: Callable[[], bytes]) -> str 
 
     ``read_stdin`` is called only for ``ENTRY`` ``-`` on an otherwise acceptable command line.
     """
-    from summarizer.entry_rules import light_entry
     from summarizer.jsonio import pretty
-    from summarizer.phase import score_one
+    from summarizer.phasegate.entry_rules import light_entry
+    from summarizer.phasegate.service import score_one
 
     call = _parse(args)
     if call is None or any(not _encodable(arg) for arg in args):

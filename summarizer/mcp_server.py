@@ -21,13 +21,10 @@ it litellm) are imported inside the tools that need them, on first use.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.util
 import inspect
 import json
-import os
-import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -36,7 +33,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.tools import Tool
 from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
+from summarizer import app
+from summarizer.app import SharedMemory
 from summarizer.errors import InputError, StorageError, SummarizerError
+from summarizer.inputs import json_object, read_text
 from summarizer.scrub import scrub
 from summarizer.settings import Settings
 
@@ -66,44 +66,25 @@ def _guard(work: Callable[[], str]) -> CallToolResult:
     """Run a tool body: its text, or an ``isError`` result for any failure (never a crash)."""
     try:
         return _result(work())
-    except SummarizerError as exc:
+    except Exception as exc:
+        return _failure(exc)
+
+
+def _failure(exc: Exception) -> CallToolResult:
+    """The one-line ``isError`` reply for a failed tool body."""
+    if isinstance(exc, SummarizerError):
         return _result(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, error=True)
-    except Exception as exc:  # a bug must not take the agent's server down
-        return _result(f"internal error in summarizer ({type(exc).__name__}: {exc}); please report it",
-                       error=True)
+    # a bug must not take the agent's server down
+    message = f"internal error in summarizer ({type(exc).__name__}: {exc}); please report it"
+    return _result(message, error=True)
 
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=1, default=str)
 
 
-class Memory:
-    """The engram backend, opened on first use and shared by the tools (it is thread-safe)."""
-
-    def __init__(self, settings: Settings, opener: Callable[[], MemoryBackend] | None = None) -> None:
-        self._settings = settings
-        self._opener = opener
-        self._backend: MemoryBackend | None = None
-        self._lock = threading.Lock()
-
-    def get(self) -> MemoryBackend:
-        """The backend; :class:`StorageError` when it cannot be opened (retried on the next call)."""
-        with self._lock:
-            if self._backend is None:
-                if self._opener is not None:
-                    self._backend = self._opener()
-                else:
-                    from summarizer_engram import open_backend
-
-                    self._backend = open_backend(self._settings.engram_db, self._settings.engram_url)
-            return self._backend
-
-    def close(self) -> None:
-        """Close the backend if it was opened."""
-        with self._lock:
-            if self._backend is not None:
-                self._backend.close()
-                self._backend = None
+Memory = SharedMemory
+"""The engram backend shared by the tools: opened on first use by the composition root's builder."""
 
 
 def _engram_tool(spec: ToolSpec, memory: Memory) -> Tool:
@@ -147,7 +128,7 @@ def build_server(settings: Settings | None = None, *, tools: str = "", memory: M
     from summarizer_engram.tool_specs import INSTRUCTIONS as ENGRAM_INSTRUCTIONS
     from summarizer_engram.tool_specs import TOOL_SPECS, resolve_tools
 
-    settings = settings or Settings.load(os.environ)
+    settings = settings or app.load_settings()
     memory = memory or Memory(settings)
     here = cwd or Path.cwd()
     chosen = resolve_tools(tools)
@@ -173,7 +154,7 @@ def _version() -> str:
 
 def serve(tools: str = "") -> None:
     """Serve over stdio until the client disconnects."""
-    settings = Settings.load(os.environ)
+    settings = app.load_settings()
     memory = Memory(settings)
     try:
         build_server(settings, tools=tools, memory=memory).run()
@@ -182,16 +163,9 @@ def serve(tools: str = "") -> None:
 
 
 def _entry(value: dict[str, Any] | str, source: str = "entry") -> Any:
-    from summarizer.phase import entry_from_mapping
+    from summarizer.phasegate.service import entry_from_mapping
 
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{source} is not valid JSON ({exc.msg}); pass an object") from exc
-    if not isinstance(value, dict):
-        raise InputError(f"{source} must be a JSON object (a subtask_summary)")
-    return entry_from_mapping(value, source)
+    return entry_from_mapping(json_object(value, source=source), source)
 
 
 def _entries(values: list[dict[str, Any]]) -> list[Any]:
@@ -204,28 +178,28 @@ def _register_phase(server: MCPServer[Any]) -> None:
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def score(entry: dict[str, Any] | str) -> CallToolResult:
         """Score one phase-gate subtask_summary: the five dimensions, matched keywords, score and band."""
-        from summarizer.phase import score_one
+        from summarizer.phasegate.service import score_one
 
         return _guard(lambda: _json(score_one(_entry(entry)).as_dict()))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def compress(entry: dict[str, Any] | str, to: str | None = None) -> CallToolResult:
         """Scrub, score and render one subtask_summary for its band (``to``: the next agent, for masks)."""
-        from summarizer.phase import compress_one
+        from summarizer.phasegate.service import compress_one
 
         return _guard(lambda: _json(compress_one(_entry(entry), to).as_dict()))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def stats(entries: list[dict[str, Any]], estimated_phases: int | None = None) -> CallToolResult:
         """Counts per band, budget lines and redactions over a list of subtask_summary objects."""
-        from summarizer.phase import stats_over
+        from summarizer.phasegate.service import stats_over
 
         return _guard(lambda: _json(stats_over(_entries(entries), estimated_phases).as_dict()))
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def batch(entries: list[dict[str, Any]], estimated_phases: int | None = None) -> CallToolResult:
         """Score and budget a whole phase batch: per-entry bands, line costs and the phase plan."""
-        from summarizer.phase import batch_plan
+        from summarizer.phasegate.service import batch_plan
 
         return _guard(lambda: _json(batch_plan(_entries(entries), estimated_phases).as_dict()))
 
@@ -243,14 +217,14 @@ def _register_output(server: MCPServer[Any], settings: Settings) -> None:
         def work() -> str:
             import io
 
-            from summarizer.output import OriginalStore, OutputOptions
+            from summarizer.output import OutputOptions
             from summarizer.output import compress as compress_output
 
             if not output.strip():
                 raise InputError("output is empty; pass the tool output to compress")
             options = OutputOptions(target_tokens=target_tokens, exit_code=exit_code,
                                     **({"floor_tokens": floor_tokens} if floor_tokens is not None else {}))
-            result = compress_output(io.BytesIO(output.encode("utf-8")), OriginalStore(settings.store_dir),
+            result = compress_output(io.BytesIO(output.encode("utf-8")), app.build_originals(settings),
                                      options)
             return _json(result.model_dump(mode="json"))
 
@@ -261,10 +235,10 @@ def _register_output(server: MCPServer[Any], settings: Settings) -> None:
         """Give back a compressed output's original, whole or by 1-based line range (``lines``: "40:80")."""
 
         def work() -> str:
-            from summarizer.output import OriginalStore, parse_range
+            from summarizer.output import parse_range
 
             span = parse_range(lines) if lines else None
-            data = b"".join(OriginalStore(settings.store_dir).iter_bytes(restore_id, span))
+            data = b"".join(app.build_originals(settings).iter_bytes(restore_id, span))
             return data.decode("utf-8", "replace")
 
         return _guard(work)
@@ -272,7 +246,7 @@ def _register_output(server: MCPServer[Any], settings: Settings) -> None:
 
 def _register_envelope(server: MCPServer[Any]) -> None:
     # Looked up by name so the server still starts (without this tool) where the module is absent.
-    if importlib.util.find_spec("summarizer.envelope") is None:
+    if importlib.util.find_spec("summarizer.envelope.reduce") is None:
         return
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
@@ -283,15 +257,8 @@ def _register_envelope(server: MCPServer[Any]) -> None:
         """
 
         def work() -> str:
-            value: Any = envelope
-            if isinstance(value, str):
-                try:
-                    value = json.loads(value)
-                except json.JSONDecodeError as exc:
-                    raise InputError(f"envelope is not valid JSON ({exc.msg}, column {exc.colno})") from exc
-            if not isinstance(value, dict):
-                raise InputError("envelope must be a JSON object (an agentic-workspace/v1 tool result)")
-            reduce_envelope = importlib.import_module("summarizer.envelope").reduce_envelope
+            value = json_object(envelope, source="envelope")
+            reduce_envelope = importlib.import_module("summarizer.envelope.reduce").reduce_envelope
             reduced = reduce_envelope(value) if cap is None else reduce_envelope(value, cap=cap)
             return _json(reduced.model_dump(mode="json"))
 
@@ -300,9 +267,9 @@ def _register_envelope(server: MCPServer[Any]) -> None:
 
 def _register_session(server: MCPServer[Any], settings: Settings, memory: Memory, cwd: Path) -> None:
     @server.tool()
-    def session_compress(transcript_path: str | None = None, transcript: str | None = None,
-                         project: str | None = None, force: bool = False,
-                         date: str | None = None) -> CallToolResult:
+    async def session_compress(transcript_path: str | None = None, transcript: str | None = None,
+                               project: str | None = None, force: bool = False,
+                               date: str | None = None) -> CallToolResult:
         """Compress a session transcript (JSONL) into engram memory: decisions, discoveries, failures,
         progress, files and open questions, merged into today's ``session/{project}/compressed/{date}``.
 
@@ -310,51 +277,37 @@ def _register_session(server: MCPServer[Any], settings: Settings, memory: Memory
         Claude Code session of this project is read. Call it at natural pauses: the trigger rules decide
         whether a compression is due (``force`` is an explicit request, e.g. the user said "compress").
         """
-        return _guard(lambda: _compress(settings, memory, cwd, transcript_path, transcript, project,
-                                        force, date))
+        try:
+            return _result(await _compress(settings, memory, cwd, transcript_path, transcript, project,
+                                           force, date))
+        except Exception as exc:  # the same one-line replies as every other tool
+            return _failure(exc)
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def session_recover(project: str | None = None) -> CallToolResult:
         """The newest compressed session document of a project (by update time), to restore context."""
-        from summarizer.session.service import recover
+        from summarizer.session.usecase import recover_project
 
-        return _guard(lambda: recover(memory.get(), project or cwd.name).document)
+        return _guard(lambda: recover_project(memory.get(), project, str(cwd)).document)
 
 
-def _compress(settings: Settings, memory: Memory, cwd: Path, path: str | None, text: str | None,
-              project: str | None, force: bool, date: str | None) -> str:
-    from summarizer.cli.session import build_summarizer, check_date
-    from summarizer.session.service import FileMarks, compress_session, render_report
-    from summarizer.session.transcript import parse_transcript
+async def _compress(settings: Settings, memory: Memory, cwd: Path, path: str | None, text: str | None,
+                    project: str | None, force: bool, date: str | None) -> str:
+    from summarizer.session.service import render_report
+    from summarizer.session.usecase import SessionRequest, locate_transcript, run_session
 
     if path is not None and text is not None:
         raise InputError("pass exactly one of transcript_path or transcript")
-    if path is None and text is None:
-        from summarizer.session.locate import find_claude_transcript
-
-        found = find_claude_transcript(cwd, os.environ)
-        if found is None:
-            raise InputError(f"no transcript given and no Claude Code session found for {str(cwd)!r}; "
-                             "pass transcript_path or transcript")
-        path = str(found)
-    if path is not None:
-        from summarizer.cli._common import read_text
-
-        text = read_text(path, what="transcript")
-    assert text is not None
-    parsed = parse_transcript(text, source=path or "transcript")
+    source = "" if text is not None else (path or locate_transcript(str(cwd)))
+    if text is None:
+        text = read_text(source, what="transcript")
+    request = SessionRequest(text, source, str(cwd), project, force, app.check_date(date))
     backend: MemoryBackend | None = None
     error: str | None = None
     try:
         backend = memory.get()
     except StorageError as exc:
         error = str(exc)
-    key = parsed.session_id or (
-        str(Path(path).resolve()) if path else "mcp:" + hashlib.sha256(text[:4096].encode()).hexdigest()
-    )
-    report = compress_session(
-        parsed, project=project or Path(parsed.cwd or cwd).name, date=check_date(date), memory=backend,
-        marks=FileMarks(settings.cache_dir / "sessions"), session_key=key, force=force,
-        summarizer=build_summarizer(settings), memory_error=error,
-    )
+    report = await run_session(request, memory=backend, memory_error=error,
+                               marks=app.session_marks(settings), summarizer=app.llm_service(settings))
     return render_report(report)

@@ -15,6 +15,7 @@ variable each overrides; nothing is written into the repository or site-packages
 | engram_url        | SUMMARIZER_ENGRAM_URL      | none: the embedded SQLite store          |
 | engram_data_dir   | ENGRAM_DATA_DIR            | ~/.engram                                |
 | bank_dir          | SUMMARIZER_BANK            | .pantheon/memory-bank                    |
+| engram_lock_wait_s| SUMMARIZER_ENGRAM_LOCK_WAIT| 30 (seconds to wait on a locked engram.db)|
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ class Settings(BaseModel):
     timeout_s: float = Field(default=60.0, gt=0)
     engram_url: str | None = None
     engram_data_dir: Path
+    engram_lock_wait_s: float = Field(default=30.0, gt=0)
     bank_dir: Path = Path(".pantheon/memory-bank")
 
     @property
@@ -87,6 +89,8 @@ class Settings(BaseModel):
             "engram_url": env.get("SUMMARIZER_ENGRAM_URL") or None,
             "engram_data_dir": Path(env.get("ENGRAM_DATA_DIR") or home / ".engram"),
         }
+        if wait := env.get("SUMMARIZER_ENGRAM_LOCK_WAIT"):
+            values["engram_lock_wait_s"] = wait
         if bank := env.get("SUMMARIZER_BANK"):
             values["bank_dir"] = Path(bank)
         values.update({k: v for k, v in flags.items() if v is not None})

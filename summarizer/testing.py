@@ -1,8 +1,8 @@
 """Test doubles shipped with the library, for our tests, for evals and for users' own tests.
 
 ``FakeCompleter`` stands in for a language model: queue replies (text, a full
-:class:`~summarizer.ports.Completion`, or an exception to raise) and read back ``calls``.
-``DictCache`` is an in-memory :class:`~summarizer.ports.SummaryCache` that counts hits and misses.
+:class:`~summarizer.semantic.ports.Completion`, or an exception to raise) and read back ``calls``.
+``DictCache`` is an in-memory :class:`~summarizer.semantic.ports.SummaryCache` that counts hits and misses.
 
     >>> import asyncio
     >>> fake = FakeCompleter(["line one\\nline two"])
@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from summarizer.errors import ProviderUnavailable
-from summarizer.ports import CachedAnswer, CacheKey, Completion, CompletionRequest, Usage
+from summarizer.semantic.ports import CachedAnswer, CacheKey, Completion, CompletionRequest, Usage
 
 __all__ = ["DictCache", "FakeCompleter", "Reply"]
 
@@ -72,7 +72,7 @@ class FakeCompleter:
 
 @dataclass
 class DictCache:
-    """An in-memory :class:`~summarizer.ports.SummaryCache` with hit/miss counters."""
+    """An in-memory :class:`~summarizer.semantic.ports.SummaryCache` with hit/miss counters."""
 
     data: dict[str, CachedAnswer] = field(default_factory=dict)
     hits: int = 0

@@ -1,6 +1,6 @@
 """summarizer_cache: the summary cache adapters (diskcache by default, Redis for teams).
 
-Both backends implement :class:`summarizer.ports.SummaryCache` (``get``/``put``) and
+Both backends implement :class:`summarizer.semantic.ports.SummaryCache` (``get``/``put``) and
 :class:`CacheAdmin` (``stats``/``prune_stale``/``clear``) with the same keys: namespace = hash of the
 prompt digest (template source + partials + system prompt), prompt version, model and generation
 parameters; key = ``s1:<namespace>:<hash of the scrubbed canonical input>``. Values are JSON text.

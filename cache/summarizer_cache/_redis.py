@@ -24,7 +24,7 @@ import redis
 from pydantic import ValidationError
 
 from summarizer.errors import StorageError
-from summarizer.ports import CachedAnswer, CacheKey, Namespace
+from summarizer.semantic.ports import CachedAnswer, CacheKey, Namespace
 from summarizer_cache.stats import NamespaceStats
 
 __all__ = ["RedisCache"]
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 
 class RedisCache:
-    """A :class:`summarizer.ports.SummaryCache` (and ``CacheAdmin``) on Redis.
+    """A :class:`summarizer.semantic.ports.SummaryCache` (and ``CacheAdmin``) on Redis.
 
     Args:
         url: ``redis://[:password@]host:port/db`` (or ``rediss://`` for TLS).

@@ -24,7 +24,7 @@ import diskcache
 from pydantic import ValidationError
 
 from summarizer.errors import StorageError
-from summarizer.ports import KEY_VERSION, CachedAnswer, CacheKey, Namespace
+from summarizer.semantic.ports import KEY_VERSION, CachedAnswer, CacheKey, Namespace
 from summarizer_cache._disk import RefusedPickle, TextOnlyDisk
 from summarizer_cache.stats import NamespaceStats
 
@@ -35,7 +35,7 @@ _SOFT_ERRORS = (RefusedPickle, diskcache.Timeout, sqlite3.Error, OSError)
 
 
 class DiskCache:
-    """A :class:`summarizer.ports.SummaryCache` (and ``CacheAdmin``) on diskcache.
+    """A :class:`summarizer.semantic.ports.SummaryCache` (and ``CacheAdmin``) on diskcache.
 
     Args:
         directory: where the SQLite file and value files live (``Settings.cache_dir / "summaries"``).

@@ -128,11 +128,14 @@ def default_db_path(data_dir: Path | None = None) -> Path:
     return data_dir / "engram.db"
 
 
-def open_backend(db_path: Path | str | None = None, url: str | None = None) -> MemoryBackend:
+def open_backend(
+    db_path: Path | str | None = None, url: str | None = None, *, lock_wait_s: float = 30.0
+) -> MemoryBackend:
     """The configured backend: a :class:`Client` when ``url`` is given, else the embedded :class:`Store`.
 
     Typical use: ``open_backend(settings.engram_db, settings.engram_url)``. The client import is lazy so
-    the embedded path never loads httpx.
+    the embedded path never loads httpx. ``lock_wait_s`` bounds how long the store waits for a
+    database another process holds locked before it raises ``StorageError``.
     """
     if url:
         from summarizer_engram.client import Client
@@ -140,4 +143,4 @@ def open_backend(db_path: Path | str | None = None, url: str | None = None) -> M
         return Client(url)
     from summarizer_engram.store import Store
 
-    return Store(Path(db_path) if db_path is not None else default_db_path())
+    return Store(Path(db_path) if db_path is not None else default_db_path(), lock_wait_s=lock_wait_s)

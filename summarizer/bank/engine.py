@@ -1,13 +1,14 @@
 """The gate's seam to the phase engine: masks, allocation around the bank, labelled renderings.
 
-Scoring (:mod:`summarizer.scoring`), scrubbing (:func:`summarizer.phase.scrub_entry`), the band
-templates (:func:`summarizer.phase.render_for_mode`) and the field masks
-(:func:`summarizer.masks.mask_for_many`) are the phase engine's; this module adapts them to what
+Scoring (:mod:`summarizer.phasegate.scoring`), scrubbing
+(:func:`summarizer.phasegate.service.scrub_entry`), the band
+templates (:func:`summarizer.phasegate.service.render_for_mode`) and the field masks
+(:func:`summarizer.phasegate.masks.mask_for_many`) are the phase engine's; this module adapts them to what
 the bank stores:
 
 * :func:`allocate` places *new* entries around the costs already committed in the bank (a second
   agent gating the same phase, a replaced entry), where the remaining budget can be a half line.
-  The rule is the engine's own :func:`summarizer.budget.place_entries`, which ``allocate_phase``
+  The rule is the engine's own :func:`summarizer.phasegate.budget.place_entries`, which ``allocate_phase``
   uses for a whole phase: minimum costs first, then HIGH upgrades in score order.
 * expanded lines get the ``What changed`` / ``To next agent`` / ``Gotcha`` labels the templates
   leave to the writer.
@@ -19,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from summarizer.budget import place_entries
-from summarizer.masks import mask_for_many
-from summarizer.models import SubtaskSummary
-from summarizer.phase import render_for_mode
-from summarizer.scoring import Band
+from summarizer.phasegate.budget import place_entries
+from summarizer.phasegate.masks import mask_for_many
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import Band
+from summarizer.phasegate.service import render_for_mode
 
 __all__ = ["LABELS", "Allocation", "allocate", "mask_fields", "render_bank_lines", "template_lines"]
 

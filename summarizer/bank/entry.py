@@ -22,14 +22,13 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from summarizer.bank.markdown import BankFormatError
+from summarizer.vocabulary import BANDS, Band
 
 __all__ = ["MARKER_RE", "Band", "BankEntry", "content_hash", "format_cost", "parse_entry_block"]
 
-Band = Literal["CRITICAL", "HIGH", "MEDIUM", "LOW"]
-BANDS: tuple[Band, ...] = ("CRITICAL", "HIGH", "MEDIUM", "LOW")
 MARKER_RE = re.compile(r"\s*<!-- bank:(\{.*\}) -->\s*$")
 _WARN = "⚠️ "
 

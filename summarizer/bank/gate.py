@@ -20,7 +20,7 @@ structured fields Layer 1 allows plus the rendered summary lines.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -32,39 +32,19 @@ from summarizer.bank.layout import BankState, load_state
 from summarizer.bank.phase_plan import PlanContext, apply_artifacts, apply_entries, prepare_entries
 from summarizer.bank.progress_log import ProgressLog, render_progress_log
 from summarizer.bank.report import GateReport
+from summarizer.bank.request import GateRequest
 from summarizer.bank.trim import trim
 from summarizer.bank.xref import XrefIndex, render_next_ids, render_xref
 from summarizer.bank.zz import render_zz
 from summarizer.errors import InputError, StorageError
-from summarizer.models import SubtaskSummary
-from summarizer.scoring import Band
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import Band
 
 __all__ = ["GatePlan", "GateRequest", "Summarize", "check_writable", "plan_gate", "run_gate", "write_plan"]
 
 
 Summarize = Callable[[Sequence[tuple[SubtaskSummary, Band, tuple[str, ...]]]], list[tuple[str, ...]]]
 """``[(scrubbed entry, band, template lines)] -> [lines]``: the semantic-summary seam (an LLM)."""
-
-
-@dataclass(frozen=True, slots=True)
-class GateRequest:
-    """One gate: the batch, its default phase and date, and the feature's budget parameters."""
-
-    phase: str
-    entries: tuple[SubtaskSummary, ...]
-    date: str
-    estimated_phases: int = 8
-    feature: str = "default"
-    final: bool = False
-    learnings: Path | None = None
-    # entry number (1-based) -> semantic lines (unlabelled) for CRITICAL/HIGH entries; see run_gate
-    semantic: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        if self.estimated_phases < 1:
-            raise InputError(f"--estimated-phases must be at least 1, not {self.estimated_phases!r}")
-        if not self.feature.strip() or "\n" in self.feature or "<!--" in self.feature:
-            raise InputError(f"--feature {self.feature!r} must be a one-line name, like auth-jwt")
 
 
 @dataclass(slots=True)

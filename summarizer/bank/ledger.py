@@ -19,7 +19,7 @@ from pathlib import Path
 
 from summarizer.bank.entry import format_cost
 from summarizer.bank.markdown import BankFormatError, Section, render_table, table_rows
-from summarizer.budget import TOTAL_BUDGET, carryover, per_phase_budget
+from summarizer.phasegate.budget import TOTAL_BUDGET, carryover, per_phase_budget
 
 __all__ = [
     "LEDGER_COLUMNS",

@@ -22,48 +22,23 @@ from summarizer.bank.entry import BankEntry, content_hash
 from summarizer.bank.ledger import LedgerRow, open_phase
 from summarizer.bank.progress_log import LogSection, section_heading
 from summarizer.bank.report import GateReport, PhaseBudget
+from summarizer.bank.request import GateRequest, Prepared
 from summarizer.bank.xref_rules import add_entry_xrefs
-from summarizer.budget import TOTAL_BUDGET, escalation_message
 from summarizer.errors import EscalationRequired, InputError
-from summarizer.facts import shorten
-from summarizer.models import SubtaskSummary
-from summarizer.phase import scrub_entry
-from summarizer.scoring import Score, score_entry
+from summarizer.phasegate.budget import TOTAL_BUDGET, escalation_message
+from summarizer.phasegate.facts import shorten
+from summarizer.phasegate.scoring import score_entry
+from summarizer.phasegate.service import scrub_entry
+from summarizer.phasegate.templates import first_sentence
 from summarizer.scrub import scrub
-from summarizer.templates import first_sentence
 
 if TYPE_CHECKING:
-    from summarizer.bank.gate import GateRequest
     from summarizer.bank.layout import BankState
 
 __all__ = ["PlanContext", "Prepared", "apply_artifacts", "apply_entries", "prepare_entries"]
 
 _PHASE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._]*$")
 _RANK = {"CRITICAL": 3, "HIGH": 2, "MEDIUM": 1, "LOW": 0}
-
-
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """One entry after preflight: key, content hash, score and the scrubbed entry it may promote."""
-
-    index: int
-    phase: str
-    date: str
-    digest: str
-    score: Score
-    clean: SubtaskSummary  # every free-text field and path scrubbed (Layer 2)
-    title: str
-    redactions: int
-
-    @property
-    def agent(self) -> str:
-        """The producing agent."""
-        return self.clean.agent
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        """(date, phase, agent)."""
-        return (self.date, self.phase, self.agent)
 
 
 def prepare_entries(request: GateRequest) -> tuple[list[Prepared], list[str]]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from summarizer.bank.active_context import ActiveContext
 from summarizer.bank.entry import BankEntry, format_cost
 from summarizer.bank.ledger import TOTAL_BUDGET
-from summarizer.templates import agent_label, files_text
+from summarizer.phasegate.templates import agent_label, files_text
 
 __all__ = ["TrimResult", "section_cost", "trim"]
 

@@ -9,7 +9,7 @@
   unblocking entry in Decision Links (type ``unblocked``); one with an ``unblocks`` field records
   what it unblocked (type ``unblocks``).
 
-The facts come from :func:`summarizer.facts.extract_facts` over the scrubbed summary, so no secret
+The facts come from :func:`summarizer.phasegate.facts.extract_facts` over the scrubbed summary, so no secret
 can become an entity name.
 """
 
@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING
 from summarizer.bank.entry import BankEntry
 from summarizer.bank.progress_log import section_heading
 from summarizer.bank.xref import XrefIndex
-from summarizer.facts import extract_facts, shorten
+from summarizer.phasegate.facts import extract_facts, shorten
 
 if TYPE_CHECKING:
-    from summarizer.bank.phase_plan import Prepared
+    from summarizer.bank.request import Prepared
 
 __all__ = ["add_entry_xrefs"]
 

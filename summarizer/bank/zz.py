@@ -17,7 +17,7 @@ from summarizer.bank.entry import BankEntry, format_cost
 from summarizer.bank.ledger import LedgerRow
 from summarizer.bank.markdown import render_table
 from summarizer.bank.xref import EntityRow
-from summarizer.templates import agent_label
+from summarizer.phasegate.templates import agent_label
 
 __all__ = ["MaskFn", "next_phase_label", "render_zz", "zz_name"]
 

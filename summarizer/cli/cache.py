@@ -26,7 +26,7 @@ __all__ = ["cache"]
 def _open() -> tuple[CacheAdmin, set[str]]:
     """The configured cache and the digests of the prompts in use now."""
     from summarizer.app import build_cache
-    from summarizer.prompts import PromptLibrary
+    from summarizer.semantic.prompts import PromptLibrary
     from summarizer.settings import Settings
 
     settings = Settings.load(os.environ)

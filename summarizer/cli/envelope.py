@@ -13,7 +13,7 @@ import json
 import click
 
 from summarizer.cli._common import emit_json, handle_errors, read_json_object, read_text
-from summarizer.envelope import DEFAULT_CAP, reduce_envelope
+from summarizer.envelope.reduce import DEFAULT_CAP, reduce_envelope
 
 __all__ = ["envelope"]
 

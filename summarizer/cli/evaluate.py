@@ -1,13 +1,14 @@
 """``summarizer eval``: compare prompt versions, models and the template on eval datasets.
 
-Thin edge: parse flags, build the litellm adapter and the answer cache (only when a prompt
-version is asked for), call :func:`summarizer.evaluation.suite.run_eval`, print the table and
+Thin edge: parse flags, let :mod:`summarizer.app` build the litellm adapter and the answer cache
+(only when a prompt version is asked for), the results cache and the originals store, call
+:func:`summarizer.evaluation.suite.run_eval`, print the table and
 write the reports. The progress bar goes to stderr, and only when stderr is a terminal.
 """
 
 from __future__ import annotations
 
-import os
+import asyncio
 import sys
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -83,62 +84,49 @@ def evaluate(
     no_reuse: bool,
 ) -> None:
     """Compare prompt versions and the template on DATASET... (JSONL files)."""
+    from summarizer import app
     from summarizer.evaluation.report import render_table, write_reports
-    from summarizer.evaluation.runner import ResultsCache
     from summarizer.evaluation.suite import EvalOptions, run_eval
-    from summarizer.settings import Settings
 
-    settings = Settings.load(os.environ, api_base=api_base)
+    settings = app.load_settings(api_base=api_base)
     options = EvalOptions(
-        datasets=datasets,
-        prompts=prompts,
-        models=models,
-        api_base=settings.api_base,
-        concurrency=concurrency,
-        offline=offline or settings.offline,
-        evaldata=evaldata,
-        recorded_dir=recorded_dir or datasets[0].parent / "recorded",
+        datasets=datasets, prompts=prompts, models=models, api_base=settings.api_base,
+        concurrency=concurrency, offline=offline or settings.offline, evaldata=evaldata,
         template=not no_template,
-        timeout_s=settings.timeout_s,
-        store_dir=settings.store_dir,
+        recorded_dir=recorded_dir or datasets[0].parent / "recorded", timeout_s=settings.timeout_s,
     )
-    completer = answer_cache = None
-    if prompts and not options.offline:
-        from summarizer.app import build_cache
-        from summarizer.llm import LiteLLMCompleter
-
-        completer = LiteLLMCompleter()
-        answer_cache = build_cache(settings) if settings.use_cache else None
-    results = None if no_reuse else ResultsCache(settings.cache_dir / "eval" / "results.sqlite3")
-    updates: list[Callable[[int], None]] = []
-
-    def start(total: int) -> None:
-        if sys.stderr.isatty():
-            bar = stack.enter_context(click.progressbar(length=total, label="eval", file=sys.stderr))
-            updates.append(bar.update)
-
-    def done(_: object) -> None:
-        for update in updates:
-            update(1)
-
+    live = bool(prompts) and not options.offline
     with ExitStack() as stack:
+        results = None if no_reuse else app.build_results_cache(settings)
         if results is not None:
             stack.callback(results.close)
-        matrix, analysis = run_eval(
-            options,
-            completer=completer,
-            answer_cache=answer_cache,
-            results_cache=results,
-            on_start=start,
-            on_done=done,
-            repo=Path.cwd(),
-        )
+        progress = _Progress(stack)
+        matrix, analysis = asyncio.run(run_eval(
+            options, completer=app.build_completer() if live else None,
+            answer_cache=app.build_cache(settings) if live and settings.use_cache else None,
+            results_cache=results, originals=app.build_originals(settings),
+            on_start=progress.start, on_done=progress.done, repo=Path.cwd(),
+        ))
     if results is not None and results.write_errors:
-        click.echo(
-            f"summarizer: {results.write_errors} cells were not stored in {str(results.path)!r} "
-            f"({results.last_error}); they will be recomputed next time",
-            err=True,
-        )
+        click.echo(f"summarizer: {results.write_errors} cells were not stored in {str(results.path)!r} "
+                   f"({results.last_error}); they will be recomputed next time", err=True)
     click.echo(render_table(matrix, analysis), nl=False)
     paths = write_reports(out_dir, matrix, analysis)
     click.echo(f"reports: {paths['markdown']}, {paths['html']}, {paths['results']}")
+
+
+class _Progress:
+    """A progress bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self, stack: ExitStack) -> None:
+        self._stack = stack
+        self._updates: list[Callable[[int], None]] = []
+
+    def start(self, total: int) -> None:
+        if sys.stderr.isatty():
+            bar = self._stack.enter_context(click.progressbar(length=total, label="eval", file=sys.stderr))
+            self._updates.append(bar.update)
+
+    def done(self, _: object) -> None:
+        for update in self._updates:
+            update(1)

@@ -5,44 +5,55 @@
     summarizer gate --close-sprint [--bank DIR] [--date YYYY-MM-DD] [--json]
     summarizer gate --inject PHASE [--feature NAME] [--bank DIR]
 
-Entries without a ``date`` take ``--date``, else today's date in UTC. Exit codes: 0 ok (flags are
-printed but do not fail), 1 escalation or bank failure (nothing written), 2 bad input.
+Entries without a ``date`` take ``--date``, else today's local date (:mod:`summarizer.dates`).
+Exit codes: 0 ok (flags are printed but do not fail), 1 escalation or bank failure (nothing
+written), 2 bad input.
 """
 
 from __future__ import annotations
 
-import datetime as dt
+import asyncio
 import os
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from summarizer.cli._common import emit_json, handle_errors, read_text
+from summarizer.dates import check_date
 from summarizer.errors import InputError
-from summarizer.models import SubtaskSummary
+from summarizer.phasegate.models import SubtaskSummary
 from summarizer.settings import Settings
+from summarizer.vocabulary import Band
+
+if TYPE_CHECKING:
+    from summarizer.bank.gate import Summarize
 
 __all__ = ["gate", "parse_entries"]
 
 
 def parse_entries(text: str, *, source: str) -> tuple[SubtaskSummary, ...]:
     """JSONL (one ``subtask_summary`` per line), a JSON array or one object; errors name the line."""
-    from summarizer.phase import entries_from_text
+    from summarizer.phasegate.service import entries_from_text
 
     return tuple(entries_from_text(text, source))
 
 
-def _today() -> str:
-    return dt.datetime.now(dt.UTC).date().isoformat()
+def _entry_lines(settings: Settings) -> Summarize | None:
+    """The gate's CRITICAL/HIGH lines from the model (one concurrent batch), or None for templates."""
+    from summarizer import app
 
+    service = app.llm_service(settings)
+    if service is None:
+        return None
+    from summarizer.phasegate.summaries import EntryJob, summarize_entries
 
-def _check_date(value: str | None) -> str:
-    if value is None:
-        return _today()
-    try:
-        return dt.date.fromisoformat(value).isoformat()
-    except ValueError as exc:
-        raise InputError(f"--date {value!r} is not YYYY-MM-DD") from exc
+    def summarize(jobs: Sequence[tuple[SubtaskSummary, Band, tuple[str, ...]]]) -> list[tuple[str, ...]]:
+        entry_jobs = [EntryJob(entry, band, "\n".join(lines)) for entry, band, lines in jobs]
+        return [tuple(answer.lines) for answer in asyncio.run(summarize_entries(service, entry_jobs))]
+
+    return summarize
 
 
 @click.command("gate")
@@ -61,7 +72,7 @@ def _check_date(value: str | None) -> str:
     type=click.Path(path_type=Path),
     help="Memory-bank root (default $SUMMARIZER_BANK or .pantheon/memory-bank).",
 )
-@click.option("--date", "date", help="Date for entries without one (YYYY-MM-DD; default: today, UTC).")
+@click.option("--date", "date", help="Date for entries without one (YYYY-MM-DD; default: today).")
 @click.option("--final", is_flag=True, help="Last phase of the feature: archive its PLAN (C4).")
 @click.option(
     "--learnings", type=click.Path(path_type=Path), help="Learnings root (default: <bank>/../learnings)."
@@ -93,7 +104,7 @@ def gate(
 
     settings = Settings.load(os.environ)
     root = bank or settings.bank_dir
-    when = _check_date(date)
+    when = check_date(date)
     if sum(bool(x) for x in (close_sprint, inject, entries)) != 1:
         raise InputError("give exactly one of ENTRIES.jsonl, --close-sprint or --inject PHASE")
     if inject:
@@ -121,9 +132,7 @@ def gate(
         final=final,
         learnings=learnings or default_learnings_dir(root),
     )
-    from summarizer.bank.llm_lines import llm_summarize
-
-    report = run_gate(root, request, summarize=llm_summarize(settings))
+    report = run_gate(root, request, summarize=_entry_lines(settings))
     if as_json:
         emit_json({"confirmation": report.confirmation(), **report.model_dump(mode="json")})
     else:

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, NoReturn
+from typing import BinaryIO
 
 import click
 
-from summarizer.cli._common import emit_json, handle_errors
-from summarizer.errors import InputError, StorageError
-from summarizer.settings import Settings
-
-if TYPE_CHECKING:
-    from summarizer.output import OriginalNotStored
+from summarizer.cli._common import handle_errors
+from summarizer.errors import InputError
 
 __all__ = ["output", "restore"]
 
@@ -56,65 +51,18 @@ def _open(source: str) -> BinaryIO:
 @handle_errors
 def output(source: str, target: int | None, exit_code: int | None, as_json: bool, floor: int) -> None:
     """Compress tool output (FILE or stdin) keeping every failure coordinate; the original is stored."""
-    from summarizer.output import OriginalNotStored, OriginalStore, OutputOptions, compress
+    from summarizer import app
+    from summarizer.output import OutputOptions
+    from summarizer.output.deliver import deliver
 
-    settings = Settings.load(os.environ)
-    store = OriginalStore(settings.store_dir)
+    store = app.build_originals(app.load_settings())
+    options = OutputOptions(target_tokens=target, floor_tokens=floor, exit_code=exit_code)
     stream = _open(source)
     try:
-        try:
-            result = compress(
-                stream, store, OutputOptions(target_tokens=target, floor_tokens=floor, exit_code=exit_code)
-            )
-        except OriginalNotStored as failure:
-            _hand_back(failure, stream, as_json=as_json)
+        deliver(stream, store, options, out=sys.stdout.buffer, as_json=as_json, name=source)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
-    if result.bytes == 0:
-        raise InputError(f"input {source!r} is empty; give it some content")
-    if as_json:
-        emit_json(result.model_dump(mode="json"))
-        return
-    if result.passthrough and not result.redactions:
-        # Byte-identical: the stored original, not a re-encoded decoding of it.
-        out = sys.stdout.buffer
-        for block in store.iter_bytes(result.restore_id):
-            out.write(block)
-        out.flush()
-        return
-    click.echo(result.text, nl=False)
-
-
-def _hand_back(failure: OriginalNotStored, stream: BinaryIO, *, as_json: bool) -> NoReturn:
-    """Print the whole input unchanged (what was read, then the rest), then fail with exit 1.
-
-    Without a stored original a compressed rendering would lose the cut lines for good, so the
-    input goes through as it came. With ``--json`` too: stdout is the one channel sure to reach
-    the caller (the disk just failed), and exit 1 with the stderr line tells it this is not JSON.
-    """
-    out = sys.stdout.buffer
-    with failure.read_so_far as read_so_far:
-        for block in read_so_far:
-            out.write(block)
-    # The stream is positioned just past what the store took; copy the rest without reading it
-    # into memory.
-    from summarizer.output.lines import READ_SIZE
-
-    while block := stream.read(READ_SIZE):
-        out.write(block)
-    out.flush()
-    printed = "printed the input unchanged" + (" instead of JSON" if as_json else "")
-    if read_so_far.missing is not None:
-        start, count = read_so_far.missing
-        printed += (
-            f" except bytes {start + 1:,}-{start + count:,}, which could not be read back "
-            f"({read_so_far.missing_reason}); re-run the command to get them"
-        )
-    raise StorageError(
-        f"could not store the original ({failure.reason}); {printed}; "
-        "set SUMMARIZER_CACHE_DIR to a writable directory with free space"
-    ) from failure
 
 
 @click.command()
@@ -123,9 +71,10 @@ def _hand_back(failure: OriginalNotStored, stream: BinaryIO, *, as_json: bool) -
 @handle_errors
 def restore(restore_id: str, lines: str | None) -> None:
     """Print a stored original back, byte-identical, whole or by line range."""
-    from summarizer.output import OriginalStore, parse_range
+    from summarizer import app
+    from summarizer.output import parse_range
 
-    store = OriginalStore(Settings.load(os.environ).store_dir)
+    store = app.build_originals(app.load_settings())
     span = parse_range(lines) if lines is not None else None
     out = sys.stdout.buffer
     for block in store.iter_bytes(restore_id, span):

@@ -1,79 +1,33 @@
 """``summarizer session`` and ``summarizer recover``: mid-session memory from the command line.
 
-Both are thin: read input, open engram, call :mod:`summarizer.session.service`, print. ``--hook``
-reads the JSON that Claude Code hands a hook on stdin (``transcript_path``, ``cwd``,
-``session_id``, ``trigger``), so ``summarizer session --hook`` can run as the PreCompact hook:
-the agent is about to compact, so the trigger rules are bypassed and memory is saved first. A hook
-never exits 2 (which some agents read as "block the action"): failures exit 1.
+Thin: read input, let :mod:`summarizer.app` build the memory, marks and model, call
+:mod:`summarizer.session.usecase`, print. ``--hook`` reads the JSON that Claude Code hands a hook
+on stdin (``transcript_path``, ``cwd``, ``session_id``), so ``summarizer session --hook`` can run as
+the PreCompact hook: the agent is about to compact, so the trigger rules are bypassed. A hook never
+exits 2 (which some agents read as "block the action"): failures exit 1.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
+import asyncio
 import os
 import sys
-from datetime import date as _date
-from datetime import datetime
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
-from summarizer.cli._common import emit_json, fail, handle_errors, read_text
+from summarizer.cli._common import emit_json, fail, handle_errors, read_json_object, read_text
 from summarizer.errors import InputError, StorageError, SummarizerError
-from summarizer.jsonio import loads
-from summarizer.settings import Settings
 
-if TYPE_CHECKING:
-    from summarizer_engram import MemoryBackend
-
-    from summarizer.semantic import Summarizer
-
-__all__ = ["build_summarizer", "check_date", "open_memory", "recover", "session", "today"]
-
-
-def today() -> str:
-    """The local calendar date, ``YYYY-MM-DD`` (the day a user would call "today")."""
-    return datetime.now().astimezone().date().isoformat()
-
-
-def open_memory(settings: Settings) -> tuple[MemoryBackend | None, str | None]:
-    """The configured engram backend, or ``None`` and the reason it cannot be used."""
-    from summarizer_engram import open_backend
-
-    try:
-        return open_backend(settings.engram_db, settings.engram_url), None
-    except StorageError as exc:
-        return None, str(exc)
-
-
-def build_summarizer(settings: Settings) -> Summarizer | None:
-    """The LLM service when a model is configured (and not offline), else ``None``."""
-    if not settings.model or settings.offline:
-        return None  # the keyword rules need neither jinja2 nor litellm
-    from summarizer.app import build
-
-    return build(settings)
-
-
-def check_date(value: str | None) -> str:
-    """``value`` as an ISO date (today when ``None``); anything else is an :class:`InputError`."""
-    if value is None:
-        return today()
-    try:
-        return _date.fromisoformat(value).isoformat()
-    except ValueError as exc:
-        raise InputError(f"--date {value!r} is not a date; use YYYY-MM-DD") from exc
+__all__ = ["recover", "session"]
 
 
 def _read_hook() -> dict[str, Any]:
-    raw = sys.stdin.read()
     try:
-        payload = loads(raw, source="the --hook JSON on stdin")
-    except json.JSONDecodeError as exc:
-        raise InputError(f"--hook expects the hook's JSON on stdin ({exc.msg}, column {exc.colno})") from exc
-    if not isinstance(payload, dict) or not isinstance(payload.get("transcript_path"), str):
+        payload = read_json_object(sys.stdin.read(), source="stdin")
+    except InputError as exc:
+        raise InputError(f"--hook expects the hook's JSON object on stdin ({exc})") from exc
+    if not isinstance(payload.get("transcript_path"), str):
         raise InputError("--hook expects a JSON object with 'transcript_path' on stdin")
     return payload
 
@@ -103,38 +57,23 @@ def session(transcript: str | None, project: str | None, force: bool, day: str |
 
 def _session(transcript: str | None, project: str | None, force: bool, day: str | None, hook: bool,
              offline: bool | None, as_json: bool) -> None:
-    from summarizer.session.service import FileMarks, compress_session, render_report
-    from summarizer.session.transcript import parse_transcript
+    from summarizer import app
+    from summarizer.session.service import render_report
+    from summarizer.session.usecase import SessionRequest, locate_transcript, run_session
 
     cwd = os.getcwd()
     if hook:
         payload = _read_hook()
-        transcript, force = payload["transcript_path"], True
-        hook_cwd = payload.get("cwd")
-        cwd = hook_cwd if isinstance(hook_cwd, str) and hook_cwd else cwd
-    if not transcript:
-        from summarizer.session.locate import find_claude_transcript
-
-        found = find_claude_transcript(Path(cwd), os.environ)
-        if found is None:
-            raise InputError("give a TRANSCRIPT path, '-' for stdin, or --hook (no Claude Code session "
-                             f"found for {cwd!r})")
-        transcript = str(found)
-    settings = Settings.load(os.environ, offline=offline)
-    text = read_text(transcript, what="transcript")
-    parsed = parse_transcript(text, source=transcript)
-    project = project or Path(parsed.cwd or cwd).name or "default"
-    key = parsed.session_id or (
-        str(Path(transcript).resolve()) if transcript != "-"
-        else "stdin:" + hashlib.sha256(text[:4096].encode()).hexdigest()
-    )
-    memory, error = open_memory(settings)
+        transcript, force, cwd = payload["transcript_path"], True, payload.get("cwd") or cwd
+    source = transcript or locate_transcript(cwd)
+    request = SessionRequest(read_text(source, what="transcript"), source, cwd, project, force,
+                             app.check_date(day))
+    settings = app.load_settings(offline=offline)
+    memory, error = app.open_memory(settings)
     try:
-        report = compress_session(
-            parsed, project=project, date=check_date(day), memory=memory,
-            marks=FileMarks(settings.cache_dir / "sessions"), session_key=key, force=force,
-            summarizer=build_summarizer(settings), memory_error=error,
-        )
+        report = asyncio.run(run_session(request, memory=memory, memory_error=error,
+                                         marks=app.session_marks(settings),
+                                         summarizer=app.llm_service(settings)))
     finally:
         if memory is not None:
             memory.close()
@@ -158,14 +97,14 @@ def _session(transcript: str | None, project: str | None, force: bool, day: str 
 @handle_errors
 def recover(project: str | None, as_json: bool) -> None:
     """Print the newest compressed session document for a project, ready to paste into a prompt."""
-    from summarizer.session.service import recover as recover_document
+    from summarizer import app
+    from summarizer.session.usecase import recover_project
 
-    settings = Settings.load(os.environ)
-    memory, error = open_memory(settings)
+    memory, error = app.open_memory(app.load_settings())
     if memory is None:
         raise StorageError(f"engram unavailable: {error}")
     try:
-        found = recover_document(memory, project or Path.cwd().name)
+        found = recover_project(memory, project, os.getcwd())
     finally:
         memory.close()
     if as_json:

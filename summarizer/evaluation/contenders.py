@@ -5,7 +5,7 @@
   prompt must beat it to be worth its cost.
 * :class:`PromptContender`: one prompt directory (or a git revision of ``prompts/`` materialised
   with ``git archive``) with one litellm model string, answering through the production service
-  (:class:`summarizer.semantic.Summarizer`): same rendering, cache, validation and fallback.
+  (:class:`summarizer.semantic.service.Summarizer`): same rendering, cache, validation and fallback.
 * :class:`RecordedContender`: answers recorded earlier, one JSONL file per contender, for
   ``--offline`` runs and CI.
 
@@ -22,18 +22,20 @@ import hashlib
 import inspect
 import io
 import json
-import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from summarizer.errors import InputError
 from summarizer.evaluation.cells import CellOutput, ResolvedCase
 from summarizer.evaluation.dataset import PhaseGateCase, SessionCase
-from summarizer.ports import Completer, Completion, CompletionRequest, SummaryCache
+from summarizer.semantic.ports import Completer, Completion, CompletionRequest, SummaryCache
+
+if TYPE_CHECKING:
+    from summarizer.output import OriginalStore
+    from summarizer.semantic.service import Summarizer
 
 __all__ = [
     "Contender",
@@ -84,14 +86,14 @@ class _NoMarks:
         return None
 
 
-def _session_document(case: ResolvedCase, summarizer: object | None) -> tuple[str, str]:
+async def _session_document(case: ResolvedCase, summarizer: Summarizer | None) -> tuple[str, str]:
     """The session document the production path writes (keywords, or the model), and its source."""
     from summarizer.session.service import compress_session
     from summarizer.session.transcript import parse_transcript
 
     assert isinstance(case.case, SessionCase)
     transcript = parse_transcript(case.case.transcript or "", source=case.id)
-    report = compress_session(
+    report = await compress_session(
         transcript,
         project=case.case.project,
         date=case.case.date or "2026-01-01",
@@ -99,7 +101,7 @@ def _session_document(case: ResolvedCase, summarizer: object | None) -> tuple[st
         marks=_NoMarks(),
         session_key=case.id,
         force=True,
-        summarizer=summarizer,  # type: ignore[arg-type]  # a Summarizer or None, imported lazily
+        summarizer=summarizer,
         memory_error="evaluation: not saved",
     )
     return report.document, report.source
@@ -107,17 +109,19 @@ def _session_document(case: ResolvedCase, summarizer: object | None) -> tuple[st
 
 def template_phase_gate(case: ResolvedCase) -> str:
     """The deterministic phase-gate summary of ``case`` in its band (the offline answer)."""
-    from summarizer.templates import render_entry
+    from summarizer.phasegate.templates import render_entry
 
     assert isinstance(case.case, PhaseGateCase) and case.band is not None
     return render_entry(case.case.subtask_summary, case.band, to=case.case.next_agent)
 
 
-def _template_tool_output(case: ResolvedCase, store_dir: Path) -> str:
+def _template_tool_output(case: ResolvedCase, originals: OriginalStore | None) -> str:
     """The compressed rendering ``summarizer output`` prints for the case's output file."""
-    from summarizer.output import OriginalStore, compress
+    from summarizer.output import compress
 
-    return compress(io.BytesIO(case.raw), OriginalStore(store_dir)).text
+    if originals is None:
+        raise InputError("tool-output cases need an originals store; the eval command passes one")
+    return compress(io.BytesIO(case.raw), originals).text
 
 
 @dataclass
@@ -125,24 +129,15 @@ class TemplateContender:
     """The deterministic answers: phase-gate templates, session keyword rules, output compressor."""
 
     label: str = "template"
-    store_dir: Path | None = None  # where compressed originals are kept; a temp dir when None
-
-    def __post_init__(self) -> None:
-        if self.store_dir is None:  # created up front: cells run in several threads at once
-            self._tmp = tempfile.TemporaryDirectory(prefix="summarizer-eval-originals-")
-            self.store_dir = Path(self._tmp.name)
-
-    def _store(self) -> Path:
-        assert self.store_dir is not None
-        return self.store_dir
+    originals: OriginalStore | None = None  # where compressed tool output is kept (built by the root)
 
     def key_material(self, case: ResolvedCase) -> str | None:
         """The hash of the code that answers this case kind."""
         if case.kind == "phase_gate":
-            import summarizer.facts
-            import summarizer.templates
+            import summarizer.phasegate.facts
+            import summarizer.phasegate.templates
 
-            return "template:" + _source_hash(summarizer.templates, summarizer.facts)
+            return "template:" + _source_hash(summarizer.phasegate.templates, summarizer.phasegate.facts)
         if case.kind == "session":
             import summarizer.session.document
             import summarizer.session.extract
@@ -152,18 +147,19 @@ class TemplateContender:
 
         return "template:" + _package_hash(summarizer.output)
 
-    def answer(self, case: ResolvedCase) -> str:
+    async def answer(self, case: ResolvedCase) -> str:
         """The deterministic text for ``case``."""
         if case.kind == "phase_gate":
             return template_phase_gate(case)
         if case.kind == "session":
-            return _session_document(case, None)[0]
-        return _template_tool_output(case, self._store())
+            return (await _session_document(case, None))[0]
+        # The compressor can take a while on a big log: off the loop, so other cells go on.
+        return await asyncio.to_thread(_template_tool_output, case, self.originals)
 
     async def run(self, case: ResolvedCase) -> CellOutput:
-        """Answer in a worker thread (the compressor can take a while on a big log)."""
+        """Answer ``case`` deterministically."""
         started = time.perf_counter()
-        text = await asyncio.to_thread(self.answer, case)
+        text = await self.answer(case)
         return CellOutput(text=text, source="template", latency_s=time.perf_counter() - started)
 
 
@@ -180,18 +176,6 @@ class _Recording:
         completion = await self.inner.complete(request)
         self.completions.append(completion)
         return completion
-
-
-@dataclass
-class _LoopBridge:
-    """A completer usable from another thread's event loop: each call runs on ``loop``."""
-
-    inner: Completer
-    loop: asyncio.AbstractEventLoop
-
-    async def complete(self, request: CompletionRequest, /) -> Completion:
-        future = asyncio.run_coroutine_threadsafe(self.inner.complete(request), self.loop)
-        return await asyncio.wrap_future(future)
 
 
 @dataclass
@@ -218,10 +202,9 @@ class PromptContender:
     template: TemplateContender = field(default_factory=TemplateContender)
 
     def __post_init__(self) -> None:
-        from summarizer.prompts import PromptLibrary
+        from summarizer.semantic.prompts import PromptLibrary
 
         self.library = PromptLibrary(self.prompt_dir)
-        self._pool = ThreadPoolExecutor(max_workers=32, thread_name_prefix="eval-session")
 
     def _prompt_for(self, case: ResolvedCase) -> str | None:
         if case.kind == "phase_gate":
@@ -248,8 +231,8 @@ class PromptContender:
         }
         return "prompt:" + json.dumps(material, sort_keys=True)
 
-    def _service(self, recording: Completer) -> object:
-        from summarizer.semantic import Summarizer
+    def _service(self, recording: Completer) -> Summarizer:
+        from summarizer.semantic.service import Summarizer
 
         return Summarizer(
             self.library,
@@ -262,30 +245,22 @@ class PromptContender:
 
     async def run(self, case: ResolvedCase) -> CellOutput:
         """Answer through the service; MEDIUM/LOW entries get the template (the product does too)."""
-        from summarizer.semantic import EntryJob, Summarizer
+        from summarizer.phasegate.summaries import EntryJob, summarize_entry
 
         if self._prompt_for(case) is None:
             return await self.template.run(case)
         recording = _Recording(self.completer)
         service = self._service(recording)
-        assert isinstance(service, Summarizer)
         started = time.perf_counter()
         if isinstance(case.case, PhaseGateCase):
             assert case.band in ("CRITICAL", "HIGH")
             job = EntryJob(
                 entry=case.case.subtask_summary, band=case.band, fallback=lambda: template_phase_gate(case)
             )
-            generation = await service.summarize_entry(job)
+            generation = await summarize_entry(service, job)
             text, source, reason = generation.text, generation.source, generation.reason
         else:
-            # The session service is synchronous (one asyncio.run per call) and runs in a worker
-            # thread; its model calls are sent back to this loop, because litellm's clients and
-            # logging worker belong to one event loop and break when several loops share them.
-            # Those threads come from a pool of our own: a thread blocked here waits on this loop,
-            # and litellm's own run_in_executor work would deadlock in a default pool full of them.
-            loop = asyncio.get_running_loop()
-            bridged = self._service(_LoopBridge(recording, loop))
-            text, session_source = await loop.run_in_executor(self._pool, _session_document, case, bridged)
+            text, session_source = await _session_document(case, service)
             source = _SESSION_SOURCES.get(session_source, "llm")
             reason = None if source != "template" else "the model's session document was not used"
         latency = time.perf_counter() - started

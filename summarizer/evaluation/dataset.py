@@ -2,7 +2,7 @@
 
 Three kinds of case share one file format (one JSON object per line, ``kind`` picks the shape):
 
-* ``phase_gate``: a ``subtask_summary`` (the :class:`~summarizer.models.SubtaskSummary` shape), the
+* ``phase_gate``: a ``subtask_summary`` (the :class:`~summarizer.phasegate.models.SubtaskSummary` shape), the
   next agent, an optional expected band, and the facts the summary must carry;
 * ``session``: a transcript (inline, or a file next to the dataset) and the decisions, failures,
   files and open questions a compression must recover;
@@ -25,7 +25,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from summarizer.errors import InputError, NotFound
 from summarizer.jsonio import loads
-from summarizer.models import SubtaskSummary
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.vocabulary import BANDS, Band
 
 __all__ = [
     "BANDS",
@@ -40,8 +41,6 @@ __all__ = [
     "load_dataset",
 ]
 
-Band = Literal["CRITICAL", "HIGH", "MEDIUM", "LOW"]
-BANDS: tuple[Band, ...] = ("CRITICAL", "HIGH", "MEDIUM", "LOW")
 
 
 class Fact(BaseModel):

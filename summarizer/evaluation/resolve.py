@@ -19,7 +19,7 @@ from summarizer.evaluation.cells import ResolvedCase
 from summarizer.evaluation.dataset import Dataset, PhaseGateCase, SessionCase, ToolOutputCase, case_hash
 from summarizer.output.truth import Case as TruthCase
 from summarizer.output.truth import load_case
-from summarizer.semantic import entry_text
+from summarizer.phasegate.summaries import entry_text
 
 __all__ = ["resolve_all", "resolve_case"]
 
@@ -41,7 +41,7 @@ def _truth_case(case: ToolOutputCase, root: Path) -> TruthCase:
 def _band_of(case: PhaseGateCase) -> str:
     if case.expected_band is not None:
         return case.expected_band
-    from summarizer.scoring import score_entry  # deterministic, litellm-free
+    from summarizer.phasegate.scoring import score_entry  # deterministic, litellm-free
 
     to = case.next_agent or None
     return score_entry(case.subtask_summary, to).priority

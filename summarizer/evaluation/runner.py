@@ -30,7 +30,7 @@ from summarizer.evaluation.contenders import Contender
 from summarizer.evaluation.metrics import METRIC_VERSION
 from summarizer.tokens import count_tokens
 
-__all__ = ["Matrix", "ResultsCache", "cell_key", "run_matrix", "run_matrix_sync"]
+__all__ = ["Matrix", "ResultsCache", "cell_key", "run_matrix"]
 
 
 class ResultsCache:
@@ -196,15 +196,3 @@ async def run_matrix(
         skipped=skipped,
         provider_calls=counters["calls"],
     )
-
-
-def run_matrix_sync(
-    contenders: Sequence[Contender],
-    cases: Sequence[ResolvedCase],
-    *,
-    cache: ResultsCache | None,
-    concurrency: int = 8,
-    on_done: Callable[[CellResult], None] | None = None,
-) -> Matrix:
-    """:func:`run_matrix` for synchronous callers (one ``asyncio.run``)."""
-    return asyncio.run(run_matrix(contenders, cases, cache=cache, concurrency=concurrency, on_done=on_done))

@@ -5,8 +5,9 @@ every model, in the order given (so the verdicts read "v2 beats v1"). ``offline`
 prompt contenders with the recorded answers found in ``recorded_dir`` (one ``<label>.jsonl`` file
 per contender), so a run needs no provider at all.
 
-The completer and the answer cache are parameters: the CLI passes the litellm adapter and the
-production cache; tests pass :class:`summarizer.testing.FakeCompleter`.
+The completer, the answer cache, the results cache and the originals store are parameters: the CLI
+passes what :mod:`summarizer.app` built; tests pass :class:`summarizer.testing.FakeCompleter` and
+stores in a temp directory. ``run_eval`` is async like the service; the CLI runs it.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -28,9 +30,12 @@ from summarizer.evaluation.contenders import (
 )
 from summarizer.evaluation.dataset import load_dataset
 from summarizer.evaluation.resolve import resolve_all
-from summarizer.evaluation.runner import Matrix, ResultsCache, run_matrix_sync
+from summarizer.evaluation.runner import Matrix, ResultsCache, run_matrix
 from summarizer.evaluation.versions import materialise_prompts
-from summarizer.ports import Completer, SummaryCache
+from summarizer.semantic.ports import Completer, SummaryCache
+
+if TYPE_CHECKING:
+    from summarizer.output import OriginalStore
 
 __all__ = ["EvalOptions", "run_eval"]
 
@@ -50,7 +55,6 @@ class EvalOptions(BaseModel):
     recorded_dir: Path | None = None
     template: bool = True
     timeout_s: float = Field(default=60.0, gt=0)
-    store_dir: Path | None = None
 
 
 def _labels(prompt_labels: list[str], models: tuple[str, ...]) -> list[str]:
@@ -65,10 +69,11 @@ def build_contenders(
     *,
     completer: Completer | None,
     answer_cache: SummaryCache | None,
+    originals: OriginalStore | None = None,
     repo: Path | None = None,
 ) -> list[Contender]:
     """The contenders ``options`` ask for (see the module docstring for the order)."""
-    template = TemplateContender(store_dir=options.store_dir)
+    template = TemplateContender(originals=originals)
     contenders: list[Contender] = [template] if options.template else []
     if options.offline:
         # Offline replays recorded answers instead of the prompt versions, but a --prompts that does
@@ -114,12 +119,13 @@ def build_contenders(
     return contenders
 
 
-def run_eval(
+async def run_eval(
     options: EvalOptions,
     *,
     completer: Completer | None,
     answer_cache: SummaryCache | None,
     results_cache: ResultsCache | None,
+    originals: OriginalStore | None = None,
     on_start: Callable[[int], None] | None = None,
     on_done: Callable[[CellResult], None] | None = None,
     repo: Path | None = None,
@@ -132,11 +138,11 @@ def run_eval(
     cases = resolve_all(datasets, options.evaldata)
     with ExitStack() as stack:
         contenders = build_contenders(
-            options, stack, completer=completer, answer_cache=answer_cache, repo=repo
+            options, stack, completer=completer, answer_cache=answer_cache, originals=originals, repo=repo
         )
         if on_start is not None:
             on_start(sum(1 for c in contenders for case in cases if c.key_material(case) is not None))
-        matrix = run_matrix_sync(
+        matrix = await run_matrix(
             contenders, cases, cache=results_cache, concurrency=options.concurrency, on_done=on_done
         )
     return matrix, analyse(matrix)

@@ -42,7 +42,7 @@ from summarizer.session.triggers import decide, start_of_count
 from summarizer.tokens import count_tokens
 
 if TYPE_CHECKING:
-    from summarizer.semantic import Summarizer
+    from summarizer.semantic.service import Summarizer
 
 __all__ = [
     "Action",
@@ -178,7 +178,7 @@ def topic_key(project: str, date: str) -> str:
     return f"session/{project}/compressed/{date}"
 
 
-def compress_session(
+async def compress_session(
     transcript: Transcript,
     *,
     project: str,
@@ -209,7 +209,7 @@ def compress_session(
     found = extract(transcript)
     fresh, source = SessionDocument.from_extraction(date, found), "keywords"
     if summarizer is not None:
-        fresh, source = _model_document(summarizer, transcript, found, date=date, project=project)
+        fresh, source = await _model_document(summarizer, transcript, found, date=date, project=project)
 
     existing: StoredMemory | None = None
     error = memory_error
@@ -289,11 +289,11 @@ def _report(doc: SessionDocument, old: SessionDocument, base: dict[str, object],
     })
 
 
-def _model_document(summarizer: Summarizer, transcript: Transcript, found: Extraction, *, date: str,
+async def _model_document(summarizer: Summarizer, transcript: Transcript, found: Extraction, *, date: str,
                     project: str) -> tuple[SessionDocument, str]:
     """The model's document (validated), with the keyword document as the template fallback."""
-    from summarizer.untrusted import Untrusted
-    from summarizer.validate import AnswerRules
+    from summarizer.semantic.untrusted import Untrusted
+    from summarizer.semantic.validate import AnswerRules
 
     offline = SessionDocument.from_extraction(date, found)
     rules = AnswerRules(max_lines=300, max_line_chars=600, max_chars=16_000)
@@ -306,7 +306,7 @@ def _model_document(summarizer: Summarizer, transcript: Transcript, found: Extra
         rules(body, source)
         return render(replace(doc, date=date))
 
-    generation = summarizer.generate_sync(
+    generation = await summarizer.generate(
         PROMPT,
         {"date": date, "project": project, "max_tokens": MAX_TOKENS,
          "transcript": Untrusted(conversation_text(transcript), label="transcript")},

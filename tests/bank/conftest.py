@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from summarizer.bank import GateReport, GateRequest, run_gate
-from summarizer.models import SubtaskSummary
+from summarizer.phasegate.models import SubtaskSummary
 
 DATE = "2026-06-20"
 

@@ -7,11 +7,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from summarizer import app
 from summarizer.bank import GateRequest, run_gate
 from summarizer.bank.active_context import parse_active_context
-from summarizer.bank.llm_lines import llm_summarize
-from summarizer.models import SubtaskSummary
-from summarizer.scoring import Band
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import Band
 from summarizer.settings import Settings
 
 from .conftest import DATE, JWT, TABLE, TYPO, snapshot, write_jsonl
@@ -62,14 +62,11 @@ def test_rerun_with_a_different_model_answer_keeps_the_bank_bytes(bank: Path) ->
 
 
 def test_no_model_means_templates_and_no_litellm(tmp_path: Path) -> None:
-    """Without SUMMARIZER_MODEL the gate uses the templates and never imports litellm."""
-    assert llm_summarize(Settings.load({"HOME": str(tmp_path)})) is None
-    assert (
-        llm_summarize(
-            Settings.load({"HOME": str(tmp_path), "SUMMARIZER_MODEL": "openai/x", "SUMMARIZER_OFFLINE": "1"})
-        )
-        is None
-    )
+    """Without a model (or offline) the root builds no service and the gate never imports litellm."""
+    assert app.llm_service(Settings.load({"HOME": str(tmp_path)})) is None
+    env = {"HOME": str(tmp_path), "SUMMARIZER_MODEL": "openai/x", "SUMMARIZER_OFFLINE": "1"}
+    offline = Settings.load(env)
+    assert app.llm_service(offline) is None
     batch = write_jsonl(tmp_path / "e.jsonl", [TABLE, JWT])
     code = (
         "import sys; from summarizer.cli import main\n"

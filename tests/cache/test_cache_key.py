@@ -7,10 +7,10 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from summarizer.prompts import PromptLibrary
 from summarizer.scrub import scrub
-from summarizer.semantic import GenerationParams, Summarizer
-from summarizer.untrusted import Untrusted
+from summarizer.semantic.prompts import PromptLibrary
+from summarizer.semantic.service import GenerationParams, Summarizer
+from summarizer.semantic.untrusted import Untrusted
 
 REPO_PROMPTS = Path(__file__).resolve().parents[2] / "prompts"
 LIBRARY = PromptLibrary(REPO_PROMPTS)

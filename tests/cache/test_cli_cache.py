@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -12,9 +13,10 @@ from click.testing import CliRunner
 from summarizer_cache import DiskCache
 
 from summarizer.cli import main
-from summarizer.models import SubtaskSummary
-from summarizer.prompts import PromptLibrary
-from summarizer.semantic import EntryJob, Summarizer
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.summaries import EntryJob, summarize_entries
+from summarizer.semantic.prompts import PromptLibrary
+from summarizer.semantic.service import Summarizer
 from summarizer.testing import FakeCompleter
 
 REPO_PROMPTS = Path(__file__).resolve().parents[2] / "prompts"
@@ -39,7 +41,7 @@ def populated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         svc = Summarizer(
             PromptLibrary(directory), completer=FakeCompleter([ANSWER]), cache=cache, model="m/x"
         )
-        assert svc.summarize_entries_sync([job])[0].source == "llm"
+        assert asyncio.run(summarize_entries(svc, [job]))[0].source == "llm"
     cache.close()
     return prompts
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 from pathlib import Path
@@ -11,10 +12,11 @@ import pytest
 from summarizer_cache import DiskCache, RedisCache
 
 from summarizer.errors import ProviderUnavailable
-from summarizer.models import SubtaskSummary
-from summarizer.ports import CachedAnswer, CacheKey, Namespace
-from summarizer.prompts import PromptLibrary
-from summarizer.semantic import EntryJob, Summarizer
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.summaries import EntryJob, summarize_entries
+from summarizer.semantic.ports import CachedAnswer, CacheKey, Namespace
+from summarizer.semantic.prompts import PromptLibrary
+from summarizer.semantic.service import Summarizer
 from summarizer.testing import FakeCompleter
 
 REPO_PROMPTS = Path(__file__).resolve().parents[2] / "prompts"
@@ -30,7 +32,7 @@ def _service(prompts: Path, cache: Backend, fake: FakeCompleter) -> Summarizer:
 
 
 def _run(svc: Summarizer) -> str:
-    return svc.summarize_entries_sync([EntryJob(ENTRY, "HIGH", "TEMPLATE a\nTEMPLATE b")])[0].source
+    return asyncio.run(summarize_entries(svc, [EntryJob(ENTRY, "HIGH", "TEMPLATE a\nTEMPLATE b")]))[0].source
 
 
 @pytest.fixture

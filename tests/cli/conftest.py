@@ -53,6 +53,8 @@ def cli(*args: str, stdin: bytes | None = None, cwd: Path | None = None, timeout
     """Run ``summarizer ARGS`` with the test's (isolated) environment."""
     run_env = dict(os.environ if env is None else env)
     run_env.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    # The lock-wait tests hold engram.db locked on purpose: 2 s shows the same behaviour as 30 s.
+    run_env.setdefault("SUMMARIZER_ENGRAM_LOCK_WAIT", "2")
     run_env["PYTHONUNBUFFERED"] = "1"
     done = subprocess.run(
         [*entry_point(), *args], input=stdin if stdin is not None else b"", capture_output=True,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from summarizer.envelope import compact_size, reduce_envelope
-from summarizer.envelope_handles import find_handles, recovery_call
+from summarizer.envelope.handles import find_handles, recovery_call
+from summarizer.envelope.reduce import compact_size, reduce_envelope
 
 from .conftest import FIXTURES, load, string_values
 

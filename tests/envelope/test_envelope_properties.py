@@ -9,8 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from summarizer.envelope import reduce_envelope
-from summarizer.envelope_handles import find_handles
+from summarizer.envelope.handles import find_handles
+from summarizer.envelope.reduce import reduce_envelope
 
 from .conftest import string_values
 

@@ -8,13 +8,20 @@ recall, by a margin that comes from the data, not from a hard-coded result.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from summarizer.ports import CompletionRequest
+from summarizer.evaluation.comparison import Analysis
+from summarizer.evaluation.runner import Matrix
+from summarizer.evaluation.suite import run_eval
+from summarizer.output import OriginalStore
+from summarizer.semantic.ports import CompletionRequest
 from summarizer.settings import default_prompt_dir
 
 ASK = "Always state the endpoint path with its HTTP method."
@@ -65,3 +72,10 @@ def small_dataset(tmp_path: Path, datasets_dir: Path) -> Path:
     path = tmp_path / "phase_gate.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def run_eval_now(options: Any, **kwargs: Any) -> tuple[Matrix, Analysis]:
+    """``run_eval`` to completion, with a throwaway originals store for tool-output cases."""
+    with tempfile.TemporaryDirectory(prefix="eval-originals-") as store:
+        kwargs.setdefault("originals", OriginalStore(Path(store)))
+        return asyncio.run(run_eval(options, **kwargs))

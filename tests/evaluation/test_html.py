@@ -11,9 +11,12 @@ from pathlib import Path
 import pytest
 
 from summarizer.evaluation.report import write_reports
-from summarizer.evaluation.suite import EvalOptions, run_eval
+from summarizer.evaluation.suite import EvalOptions
+
+from .conftest import run_eval_now
 
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+
 
 
 @pytest.fixture
@@ -33,7 +36,7 @@ def report(tmp_path: Path, small_dataset: Path) -> Path:
     ]
     (recorded / "rec.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
     options = EvalOptions(datasets=(small_dataset,), offline=True, recorded_dir=recorded)
-    matrix, analysis = run_eval(options, completer=None, answer_cache=None, results_cache=None)
+    matrix, analysis = run_eval_now(options, completer=None, answer_cache=None, results_cache=None)
     return write_reports(tmp_path / "out", matrix, analysis)["html"]
 
 

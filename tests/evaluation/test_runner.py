@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -9,12 +10,12 @@ from summarizer.evaluation.cells import CellOutput, ResolvedCase
 from summarizer.evaluation.dataset import load_dataset
 from summarizer.evaluation.report import render_markdown, render_table
 from summarizer.evaluation.resolve import resolve_all
-from summarizer.evaluation.runner import ResultsCache, run_matrix_sync
-from summarizer.evaluation.suite import EvalOptions, run_eval
-from summarizer.ports import Completion, CompletionRequest
+from summarizer.evaluation.runner import ResultsCache, run_matrix
+from summarizer.evaluation.suite import EvalOptions
+from summarizer.semantic.ports import Completion, CompletionRequest
 from summarizer.testing import FakeCompleter
 
-from .conftest import echo_model
+from .conftest import echo_model, run_eval_now
 
 
 def _options(dataset: Path, v1: Path, v2: Path) -> EvalOptions:
@@ -32,7 +33,7 @@ def test_v2_that_asks_for_the_endpoint_beats_v1_on_fact_recall(
     """The report names v2 the winner on fact recall with a positive difference and more wins."""
     v1, v2 = versions
     fake = FakeCompleter(default=echo_model)
-    matrix, analysis = run_eval(
+    matrix, analysis = run_eval_now(
         _options(small_dataset, v1, v2),
         completer=fake,
         answer_cache=None,
@@ -60,14 +61,14 @@ def test_second_run_makes_no_provider_call(
     """Every cell of an unchanged matrix is read back from the results cache."""
     v1, v2 = versions
     cache_path = tmp_path / "r.sqlite3"
-    first, _ = run_eval(
+    first, _ = run_eval_now(
         _options(small_dataset, v1, v2),
         completer=FakeCompleter(default=echo_model),
         answer_cache=None,
         results_cache=ResultsCache(cache_path),
     )
     again = FakeCompleter(default=echo_model)
-    second, analysis = run_eval(
+    second, analysis = run_eval_now(
         _options(small_dataset, v1, v2),
         completer=again,
         answer_cache=None,
@@ -86,7 +87,7 @@ def test_editing_one_template_reruns_only_its_cells(
     """After editing v2's high.md.j2, exactly v2's HIGH cells are recomputed."""
     v1, v2 = versions
     cache_path = tmp_path / "r.sqlite3"
-    run_eval(
+    run_eval_now(
         _options(small_dataset, v1, v2),
         completer=FakeCompleter(default=echo_model),
         answer_cache=None,
@@ -95,7 +96,7 @@ def test_editing_one_template_reruns_only_its_cells(
     high = v2 / "high.md.j2"
     high.write_text(high.read_text(encoding="utf-8") + "Be brief.\n", encoding="utf-8")
     fake = FakeCompleter(default=echo_model)
-    matrix, _ = run_eval(
+    matrix, _ = run_eval_now(
         _options(small_dataset, v1, v2),
         completer=fake,
         answer_cache=None,
@@ -114,7 +115,7 @@ def test_a_failing_provider_shows_as_fallback_and_is_not_stored(
     """With no reply the service falls back to the template; the fallback metric says so."""
     v1, _ = versions
     options = EvalOptions(datasets=(small_dataset,), prompts=(str(v1),), models=("openai/fake-model",))
-    matrix, analysis = run_eval(
+    matrix, analysis = run_eval_now(
         options,
         completer=FakeCompleter(),
         answer_cache=None,
@@ -146,11 +147,11 @@ def test_a_failing_cell_is_reported_not_stored_and_the_rest_survive(
     """One contender bug fails one cell; the error is in the cell and the next run retries it."""
     cases = resolve_all([load_dataset(small_dataset)], None)
     cache = ResultsCache(tmp_path / "r.sqlite3")
-    first = run_matrix_sync([_Broken()], cases, cache=cache)
+    first = asyncio.run(run_matrix([_Broken()], cases, cache=cache))
     [failed] = [r for r in first.results if r.error]
     assert failed.case_id == "pg-002" and failed.error == "ValueError: template bug"
     assert first.computed == len(cases) - 1 and len(cache) == len(cases) - 1
-    second = run_matrix_sync([_Broken()], cases, cache=cache)
+    second = asyncio.run(run_matrix([_Broken()], cases, cache=cache))
     assert second.reused == len(cases) - 1 and [r.case_id for r in second.results if r.error] == ["pg-002"]
 
 
@@ -158,10 +159,10 @@ def test_an_unreadable_stored_cell_is_recomputed(tmp_path: Path, small_dataset: 
     """A row that is not a valid cell (older layout, tampering) counts as a miss."""
     cases = [c for c in resolve_all([load_dataset(small_dataset)], None) if c.id != "pg-002"][:2]
     cache = ResultsCache(tmp_path / "r.sqlite3")
-    run_matrix_sync([_Broken()], cases, cache=cache)
+    asyncio.run(run_matrix([_Broken()], cases, cache=cache))
     with sqlite3.connect(tmp_path / "r.sqlite3") as db:
         db.execute('UPDATE cells SET value = \'{"not": "a cell"}\'')
-    again = run_matrix_sync([_Broken()], cases, cache=ResultsCache(tmp_path / "r.sqlite3"))
+    again = asyncio.run(run_matrix([_Broken()], cases, cache=ResultsCache(tmp_path / "r.sqlite3")))
     assert again.computed == 2 and again.reused == 0
 
 
@@ -185,5 +186,5 @@ def test_concurrency_bounds_the_calls_in_flight(
     options = EvalOptions(
         datasets=(small_dataset,), prompts=(str(v1),), models=("openai/fake",), concurrency=2, template=False
     )
-    run_eval(options, completer=Counting(), answer_cache=None, results_cache=None)
+    run_eval_now(options, completer=Counting(), answer_cache=None, results_cache=None)
     assert len(fake.calls) > 2 and inflight["max"] == 2

@@ -6,11 +6,14 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
-from summarizer.evaluation.suite import EvalOptions, run_eval
-from summarizer.ports import CompletionRequest
+from summarizer.evaluation.suite import EvalOptions
+from summarizer.semantic.ports import CompletionRequest
 from summarizer.testing import FakeCompleter
 
+from .conftest import run_eval_now
+
 ROOT = Path(__file__).resolve().parents[2]
+
 
 
 def _server() -> ModuleType:
@@ -41,7 +44,7 @@ def test_session_cells_reach_the_model_through_the_session_service(
     options = EvalOptions(
         datasets=(small,), prompts=(str(ROOT / "prompts"),), models=("openai/fake",), concurrency=3
     )
-    matrix, analysis = run_eval(options, completer=fake, answer_cache=None, results_cache=None)
+    matrix, analysis = run_eval_now(options, completer=fake, answer_cache=None, results_cache=None)
     model_cells = [r for r in matrix.results if r.contender == "prompts"]
     assert len(fake.calls) == 3 == matrix.provider_calls
     assert all(r.output is not None and r.output.source == "llm" for r in model_cells)

@@ -11,9 +11,9 @@ from typing import Any
 import httpx
 import pytest
 
-from summarizer.models import SubtaskSummary
-from summarizer.prompts import PromptLibrary
-from summarizer.semantic import Summarizer
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.semantic.prompts import PromptLibrary
+from summarizer.semantic.service import Summarizer
 from summarizer.testing import DictCache, FakeCompleter
 
 REPO_PROMPTS = Path(__file__).resolve().parents[2] / "prompts"

@@ -9,7 +9,7 @@ from pathlib import Path
 from summarizer_cache import DiskCache
 
 from summarizer.app import build
-from summarizer.llm import LiteLLMCompleter
+from summarizer.semantic.llm import LiteLLMCompleter
 from summarizer.settings import Settings
 from summarizer.testing import FakeCompleter
 
@@ -48,16 +48,18 @@ def test_an_injected_completer_wins(tmp_path: Path) -> None:
 def test_building_and_answering_from_the_template_never_imports_litellm(tmp_path: Path) -> None:
     """The service, the adapter module and a template answer leave litellm unimported (3 s saved)."""
     code = f"""
+import asyncio
 import sys
 from summarizer.app import build
+from summarizer.phasegate.summaries import EntryJob, summarize_entries
 from summarizer.settings import Settings
-import summarizer.llm, summarizer.semantic, summarizer_cache
-from summarizer.models import SubtaskSummary
-from summarizer.semantic import EntryJob
+import summarizer.semantic.llm, summarizer.semantic.service, summarizer_cache
+from summarizer.phasegate.models import SubtaskSummary
+
 svc = build(Settings.load({{"HOME": {str(tmp_path)!r}, "SUMMARIZER_CACHE_DIR": {str(tmp_path / "c")!r}}},
                           model="openai/gpt-4o-mini", offline=True))
 entry = SubtaskSummary(summary="Added POST /api/x.", from_agent="hermes")
-assert svc.summarize_entries_sync([EntryJob(entry, "CRITICAL", "a\\nb\\nc")])[0].source == "template"
+assert asyncio.run(summarize_entries(svc, [EntryJob(entry, "CRITICAL", "a\\nb\\nc")]))[0].source == "template"
 assert "litellm" not in sys.modules, "litellm was imported"
 assert "redis" not in sys.modules, "redis was imported"
 """

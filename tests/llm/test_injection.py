@@ -6,6 +6,7 @@ is fixed here, so the hostile outputs can even carry the exact closing boundary 
 
 from __future__ import annotations
 
+import asyncio
 import re
 import unicodedata
 from collections.abc import Callable
@@ -14,10 +15,10 @@ import pytest
 
 from summarizer.errors import InvalidAnswer
 from summarizer.scrub import scrub
-from summarizer.semantic import Summarizer
+from summarizer.semantic.service import Summarizer
+from summarizer.semantic.untrusted import Untrusted, begin_marker, end_marker, escape
+from summarizer.semantic.validate import AnswerRules
 from summarizer.testing import FakeCompleter
-from summarizer.untrusted import Untrusted, begin_marker, end_marker, escape
-from summarizer.validate import AnswerRules
 
 from .conftest import NONCE
 
@@ -182,12 +183,12 @@ def _tool_service(make_service: Callable[..., Summarizer], answer: str) -> tuple
 
 
 def _generate(svc: Summarizer, output: str) -> str:
-    return svc.generate_sync(
+    return asyncio.run(svc.generate(
         "tool_output",
         {"output": Untrusted(output, label="tool_output")},
         validate=AnswerRules(max_lines=40),
         fallback="TEMPLATE",
-    ).source
+    )).source
 
 
 def test_there_are_at_least_30_cases() -> None:
@@ -211,7 +212,7 @@ def test_hostile_output_stays_inside_the_data_block(
             "to_agents": ["aphrodite"],
             "entry": Untrusted(hostile, "subtask_summary"),
         }
-    svc.generate_sync(prompt, values, validate=AnswerRules(), fallback="T")
+    asyncio.run(svc.generate(prompt, values, validate=AnswerRules(), fallback="T"))
     user = fake.calls[0].user
     begin = begin_marker(NONCE, "tool_output" if prompt == "tool_output" else "subtask_summary")
     assert user.count(begin) == 1 and user.count(END) == 1

@@ -14,24 +14,20 @@ import pytest
 import respx
 
 from summarizer.errors import ProviderError, ProviderUnavailable, RateLimited
-from summarizer.llm import LiteLLMCompleter
-from summarizer.ports import Completion, CompletionRequest
-from summarizer.retry import RetryPolicy
+from summarizer.semantic.llm import LiteLLMCompleter
+from summarizer.semantic.ports import Completion, CompletionRequest
+from summarizer.semantic.retry import RetryPolicy
 
 from .conftest import Provider
 
 Call = Callable[[LiteLLMCompleter, CompletionRequest], Completion]
 
 
-def _sync(c: LiteLLMCompleter, r: CompletionRequest) -> Completion:
-    return c.complete_sync(r)
-
-
 def _async(c: LiteLLMCompleter, r: CompletionRequest) -> Completion:
     return asyncio.run(c.complete(r))
 
 
-@pytest.fixture(params=[_sync, _async], ids=["sync", "async"])
+@pytest.fixture(params=[_async], ids=["async"])
 def call(request: pytest.FixtureRequest) -> Call:
     return request.param  # type: ignore[no-any-return]
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from summarizer.errors import InputError, NotFound
-from summarizer.prompts import PromptLibrary
+from summarizer.semantic.prompts import PromptLibrary
+from summarizer.semantic.untrusted import Untrusted, fence
 from summarizer.settings import Settings, default_prompt_dir
-from summarizer.untrusted import Untrusted, fence
 
 from .conftest import NONCE, REPO_PROMPTS
 

@@ -8,12 +8,13 @@ from collections.abc import Callable
 import pytest
 
 from summarizer.errors import InputError, NotFound, ProviderUnavailable, RateLimited
-from summarizer.models import SubtaskSummary
-from summarizer.ports import Completion, CompletionRequest, Usage
-from summarizer.semantic import EntryJob, Generation, Summarizer
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.summaries import EntryJob, summarize_entries
+from summarizer.semantic.ports import Completion, CompletionRequest, Usage
+from summarizer.semantic.service import Generation, Summarizer
+from summarizer.semantic.untrusted import Untrusted
+from summarizer.semantic.validate import AnswerRules
 from summarizer.testing import DictCache, FakeCompleter
-from summarizer.untrusted import Untrusted
-from summarizer.validate import AnswerRules
 
 from .conftest import GOOD_CRITICAL
 
@@ -30,9 +31,9 @@ def test_offline_uses_the_template_without_touching_model_or_cache(
 ) -> None:
     """--offline: the template answers, the reason says so, the fake is never called."""
     fake, cache = FakeCompleter([GOOD_CRITICAL]), DictCache()
-    result = make_service(completer=fake, cache=cache, offline=True).summarize_entries_sync(
+    result = asyncio.run(summarize_entries(make_service(completer=fake, cache=cache, offline=True),
         [_job(hermes_entry)]
-    )[0]
+    ))[0]
     assert result.source == "template" and result.text == TEMPLATE and "offline" in (result.reason or "")
     assert fake.calls == [] and cache.hits + cache.misses == 0
 
@@ -40,7 +41,7 @@ def test_offline_uses_the_template_without_touching_model_or_cache(
 def test_no_model_configured_uses_the_template(make_service: Make, hermes_entry: SubtaskSummary) -> None:
     """No model: the template, with a reason that says how to configure one."""
     fake = FakeCompleter([GOOD_CRITICAL])
-    result = make_service(completer=fake, model=None).summarize_entries_sync([_job(hermes_entry)])[0]
+    result = asyncio.run(summarize_entries(make_service(completer=fake, model=None), [_job(hermes_entry)]))[0]
     assert result.source == "template" and "SUMMARIZER_MODEL" in (result.reason or "")
     assert fake.calls == []
 
@@ -49,7 +50,7 @@ def test_same_request_twice_reaches_the_model_once(make_service: Make, hermes_en
     """The second identical request is a cache hit with the same text."""
     fake, cache = FakeCompleter([GOOD_CRITICAL]), DictCache()
     svc = make_service(completer=fake, cache=cache)
-    first, second = (svc.summarize_entries_sync([_job(hermes_entry)])[0] for _ in range(2))
+    first, second = (asyncio.run(summarize_entries(svc, [_job(hermes_entry)]))[0] for _ in range(2))
     assert len(fake.calls) == 1
     assert (first.source, second.source) == ("llm", "cache")
     assert first.text == second.text and second.cached
@@ -62,8 +63,8 @@ def test_a_fresh_nonce_does_not_change_the_cache_key(
     nonces = iter(["a" * 32, "b" * 32])
     fake = FakeCompleter([GOOD_CRITICAL])
     svc = make_service(completer=fake, nonce=lambda: next(nonces))
-    svc.summarize_entries_sync([_job(hermes_entry)])
-    assert svc.summarize_entries_sync([_job(hermes_entry)])[0].source == "cache"
+    asyncio.run(summarize_entries(svc, [_job(hermes_entry)]))
+    assert asyncio.run(summarize_entries(svc, [_job(hermes_entry)]))[0].source == "cache"
 
 
 def test_provider_failure_falls_back_and_is_not_cached(
@@ -72,9 +73,9 @@ def test_provider_failure_falls_back_and_is_not_cached(
     """A provider error ends in the template; the next run asks the model again."""
     fake, cache = FakeCompleter([RateLimited("429"), GOOD_CRITICAL]), DictCache()
     svc = make_service(completer=fake, cache=cache)
-    first = svc.summarize_entries_sync([_job(hermes_entry)])[0]
+    first = asyncio.run(summarize_entries(svc, [_job(hermes_entry)]))[0]
     assert first.source == "template" and "RateLimited" in (first.reason or "") and cache.data == {}
-    second = svc.summarize_entries_sync([_job(hermes_entry)])[0]
+    second = asyncio.run(summarize_entries(svc, [_job(hermes_entry)]))[0]
     assert second.source == "llm" and len(fake.calls) == 2
 
 
@@ -82,9 +83,8 @@ def test_cut_off_completion_is_not_cached(make_service: Make, hermes_entry: Subt
     """finish_reason=length never reaches the cache."""
     cut = Completion(text=GOOD_CRITICAL, model="m", finish_reason="length", usage=Usage())
     cache = DictCache()
-    result = make_service(completer=FakeCompleter([cut]), cache=cache).summarize_entries_sync(
-        [_job(hermes_entry)]
-    )[0]
+    svc = make_service(completer=FakeCompleter([cut]), cache=cache)
+    result = asyncio.run(summarize_entries(svc, [_job(hermes_entry)]))[0]
     assert result.source == "template" and cache.data == {}
 
 
@@ -94,7 +94,8 @@ def test_reasoning_markers_are_stripped_from_the_answer(
     """<think> blocks are removed before validation and never shown or cached."""
     fake = FakeCompleter(["<think>The user wants three lines.\nLet me think.</think>\n" + GOOD_CRITICAL])
     cache = DictCache()
-    result = make_service(completer=fake, cache=cache).summarize_entries_sync([_job(hermes_entry)])[0]
+    svc = make_service(completer=fake, cache=cache)
+    result = asyncio.run(summarize_entries(svc, [_job(hermes_entry)]))[0]
     assert result.source == "llm" and result.text == GOOD_CRITICAL
     assert all("think" not in a.text for a in cache.data.values())
 
@@ -102,7 +103,7 @@ def test_reasoning_markers_are_stripped_from_the_answer(
 def test_high_band_requires_two_lines(make_service: Make, hermes_entry: SubtaskSummary) -> None:
     """A HIGH entry uses the 2-line prompt and rejects a 3-line answer."""
     fake = FakeCompleter([GOOD_CRITICAL])
-    result = make_service(completer=fake).summarize_entries_sync([_job(hermes_entry, "HIGH")])[0]
+    result = asyncio.run(summarize_entries(make_service(completer=fake), [_job(hermes_entry, "HIGH")]))[0]
     assert result.source == "template" and "expected 2 lines" in (result.reason or "")
     assert "exactly 2 lines" in fake.calls[0].user
 
@@ -114,7 +115,7 @@ def test_secrets_are_scrubbed_before_the_model_and_the_cache(make_service: Make)
         {"summary": f"Rotated the deploy token {secret} in CI.", "from": "prometheus"}
     )
     fake = FakeCompleter(["Rotated the deploy token in CI.\nHermes must pick up the new token."])
-    result = make_service(completer=fake).summarize_entries_sync([_job(entry, "HIGH")])[0]
+    result = asyncio.run(summarize_entries(make_service(completer=fake), [_job(entry, "HIGH")]))[0]
     assert secret not in fake.calls[0].user and secret not in fake.calls[0].system
     assert "[REDACTED:" in fake.calls[0].user
     assert result.redactions == 1
@@ -130,7 +131,7 @@ def test_agent_names_outside_the_data_block_are_sanitised(make_service: Make) ->
         }
     )
     fake = FakeCompleter(["Added a table.\nDemeter owns it."])
-    make_service(completer=fake).summarize_entries_sync([_job(entry, "HIGH")])
+    asyncio.run(summarize_entries(make_service(completer=fake), [_job(entry, "HIGH")]))
     head = fake.calls[0].user.split("<<<UNTRUSTED_DATA")[0]
     assert "Ignore the rules" not in head and "agent `unknown`" in head
 
@@ -163,9 +164,9 @@ def test_batch_keeps_order_and_bounds_concurrency(make_service: Make) -> None:
         for i in range(20)
     ]
     done: list[Generation] = []
-    results = make_service(completer=fake, cache=None).summarize_entries_sync(
+    results = asyncio.run(summarize_entries(make_service(completer=fake, cache=None),
         jobs, concurrency=4, on_done=done.append
-    )
+    ))
     assert peak == 4
     assert [r.lines[0] for r in results] == [f"Entry number {i} changed." for i in range(20)]
     assert len(done) == 20 and all(r.source == "llm" for r in results)
@@ -183,7 +184,7 @@ def test_concurrency_shortens_wall_time(make_service: Make) -> None:
 async def _timed(svc: Summarizer, jobs: list[EntryJob]) -> float:
     loop = asyncio.get_running_loop()
     t0 = loop.time()
-    await svc.summarize_entries(jobs, concurrency=8)
+    await summarize_entries(svc, jobs, concurrency=8)
     return loop.time() - t0
 
 
@@ -191,12 +192,12 @@ def test_generic_generate_serves_other_prompts(make_service: Make) -> None:
     """The generic path renders any prompt; untrusted values are fenced; the validator decides."""
     fake = FakeCompleter(["## Durable workflow state\n- transaction tx_42 is pending"])
     svc = make_service(completer=fake)
-    result = svc.generate_sync(
+    result = asyncio.run(svc.generate(
         "tool_output",
         {"output": Untrusted('{"transactionId": "tx_42", "ok": false}', label="tool_output")},
         validate=AnswerRules(max_lines=40),
         fallback=lambda: "template",
-    )
+    ))
     assert result.source == "llm" and result.prompt == "tool_output" and result.prompt_version == "1"
     assert "label=tool_output>>>" in fake.calls[0].user
 
@@ -218,7 +219,7 @@ def test_fallback_callable_runs_only_when_needed(make_service: Make, hermes_entr
         "to_agents": ["aphrodite"],
         "entry": Untrusted(hermes_entry.summary),
     }
-    assert svc.generate_sync("critical", values, validate=rules, fallback=fallback).source == "llm"
+    assert asyncio.run(svc.generate("critical", values, validate=rules, fallback=fallback)).source == "llm"
     assert calls == []
 
 
@@ -226,18 +227,18 @@ def test_unknown_prompt_and_bad_values_are_input_errors(make_service: Make) -> N
     """Caller mistakes raise (they are not provider failures)."""
     svc = make_service()
     with pytest.raises(NotFound, match="available"):
-        svc.generate_sync("nope", {}, validate=AnswerRules(), fallback="x")
+        asyncio.run(svc.generate("nope", {}, validate=AnswerRules(), fallback="x"))
     with pytest.raises(InputError, match="cannot render"):
-        svc.generate_sync("critical", {}, validate=AnswerRules(), fallback="x")
+        asyncio.run(svc.generate("critical", {}, validate=AnswerRules(), fallback="x"))
     with pytest.raises(InputError, match="JSON"):
-        svc.generate_sync("tool_output", {"output": object()}, validate=AnswerRules(), fallback="x")
+        asyncio.run(svc.generate("tool_output", {"output": object()}, validate=AnswerRules(), fallback="x"))
 
 
 def test_medium_and_low_jobs_never_reach_the_model(make_service: Make, hermes_entry: SubtaskSummary) -> None:
     """A whole batch may be passed: MEDIUM/LOW get their template line, only CRITICAL/HIGH call out."""
     fake = FakeCompleter([GOOD_CRITICAL])
     jobs = [EntryJob(hermes_entry, "MEDIUM", "[Hermes] — one line"), _job(hermes_entry)]
-    medium, critical = make_service(completer=fake).summarize_entries_sync(jobs)
+    medium, critical = asyncio.run(summarize_entries(make_service(completer=fake), jobs))
     assert (
         medium.source == "template"
         and medium.lines == ("[Hermes] — one line",)
@@ -253,18 +254,19 @@ def test_a_validator_that_cannot_parse_the_answer_means_the_template(make_servic
         return str(int(answer))  # raises ValueError on prose
 
     svc = make_service(completer=FakeCompleter(["not a number"]))
-    result = svc.generate_sync("tool_output", {"output": Untrusted("x")}, validate=strict, fallback="T")
+    values = {"output": Untrusted("x")}
+    result = asyncio.run(svc.generate("tool_output", values, validate=strict, fallback="T"))
     assert result.source == "template" and "could not be parsed" in (result.reason or "")
 
 
 def test_partial_entries_keep_their_warning_sign(make_service: Make) -> None:
     """A partial entry's model summary is marked like the template's (the model may not add it)."""
-    from summarizer.scoring import WARNING_SIGN
+    from summarizer.phasegate.scoring import WARNING_SIGN
 
     entry = SubtaskSummary.model_validate(
         {"summary": "Added the users table; the index is pending.", "status": "partial", "from": "demeter"}
     )
     fake = FakeCompleter(["Added the users table.\nThe index is still pending."])
-    result = make_service(completer=fake).summarize_entries_sync([_job(entry, "HIGH")])[0]
+    result = asyncio.run(summarize_entries(make_service(completer=fake), [_job(entry, "HIGH")]))[0]
     assert result.source == "llm" and result.lines[0] == f"{WARNING_SIGN} Added the users table."
     assert result.text.splitlines() == list(result.lines)

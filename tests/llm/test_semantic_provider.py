@@ -13,10 +13,11 @@ import httpx
 import pytest
 import respx
 
-from summarizer.llm import LiteLLMCompleter
-from summarizer.models import SubtaskSummary
-from summarizer.retry import RetryPolicy
-from summarizer.semantic import EntryJob, Generation, Summarizer
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.summaries import EntryJob, summarize_entries, summarize_entry
+from summarizer.semantic.llm import LiteLLMCompleter
+from summarizer.semantic.retry import RetryPolicy
+from summarizer.semantic.service import Generation, Summarizer
 from summarizer.testing import DictCache
 
 from .conftest import GOOD_CRITICAL, Provider
@@ -25,18 +26,18 @@ TEMPLATE = "TEMPLATE line one\nTEMPLATE line two\nTEMPLATE line three"
 Run = Callable[[Summarizer, EntryJob], Generation]
 
 
-def _sync(svc: Summarizer, job: EntryJob) -> Generation:
-    return svc.summarize_entries_sync([job])[0]
+def _batch(svc: Summarizer, job: EntryJob) -> Generation:
+    return asyncio.run(summarize_entries(svc, [job]))[0]
 
 
 def _async(svc: Summarizer, job: EntryJob) -> Generation:
     async def go() -> Generation:
-        return await svc.summarize_entry(job)
+        return await summarize_entry(svc, job)
 
     return asyncio.run(go())
 
 
-@pytest.fixture(params=[_sync, _async], ids=["sync-edge", "async"])
+@pytest.fixture(params=[_batch, _async], ids=["batch", "one"])
 def run(request: pytest.FixtureRequest) -> Run:
     return request.param  # type: ignore[no-any-return]
 

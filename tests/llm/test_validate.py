@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from summarizer.errors import InvalidAnswer
-from summarizer.validate import AnswerRules, instruction_lines, novel_tokens, strip_reasoning
+from summarizer.semantic.validate import AnswerRules, instruction_lines, novel_tokens, strip_reasoning
 
 SOURCE = (
     "agent: hermes\n"

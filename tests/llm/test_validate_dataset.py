@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from summarizer.models import SubtaskSummary
-from summarizer.phase import compress_one, scrub_entry
-from summarizer.semantic import entry_rules, entry_text
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.service import compress_one, scrub_entry
+from summarizer.phasegate.summaries import entry_rules, entry_text
 
 DATASET = Path(__file__).resolve().parents[2] / "evals" / "datasets" / "phase_gate.jsonl"
 

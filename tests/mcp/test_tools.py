@@ -169,7 +169,7 @@ def test_server_startup_and_offline_session_compression_never_import_litellm(tmp
         "import sys\nfrom summarizer.mcp_server import build_server\nbuild_server()\n"
         "from summarizer.cli import main\n"
         f"try:\n    main(['session', {str(fixture)!r}, '--json'])\nexcept SystemExit:\n    pass\n"
-        "heavy = ('litellm', 'jinja2', 'summarizer.llm', 'summarizer.output')\n"
+        "heavy = ('litellm', 'jinja2', 'summarizer.semantic.llm', 'summarizer.output')\n"
         "print(sorted(m for m in heavy if m in sys.modules), file=sys.stderr)"
     )
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "ENGRAM_DATA_DIR": str(tmp_path / "engram"),
@@ -181,7 +181,7 @@ def test_server_startup_and_offline_session_compression_never_import_litellm(tmp
 
 def test_envelope_reduce_keeps_the_recovery_handle(settings: Settings, store: Store, tmp_path: Path) -> None:
     """A 40 KB result shrinks under the cap with its transaction id; bad JSON is an isError."""
-    pytest.importorskip("summarizer.envelope")
+    pytest.importorskip("summarizer.envelope.reduce")
     server = _server(settings, store, tmp_path)
     envelope = {"protocol": "agentic-workspace/v1", "ok": True, "operation": "workspace_edit",
                 "summary": "Edited 40 files", "transactionId": "tx_9f2c1",
@@ -190,7 +190,7 @@ def test_envelope_reduce_keeps_the_recovery_handle(settings: Settings, store: St
     assert not reduced.is_error, _text(reduced)
     assert "tx_9f2c1" in _text(reduced) and len(_text(reduced)) < 40_000
     bad = _call(server, "envelope_reduce", {"envelope": "{not json"})
-    assert bad.is_error and _text(bad).startswith("envelope is not valid JSON")
+    assert bad.is_error and _text(bad).startswith("invalid JSON in 'envelope' at line 1")
 
 
 def test_session_compress_with_no_arguments_reads_the_running_claude_code_session(

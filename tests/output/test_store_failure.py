@@ -3,7 +3,7 @@
 A compressed rendering without a stored original would lose the cut lines for good, so the whole
 input goes to stdout byte-identical, one line on stderr says why and what to do, and the exit
 code is 1. These tests break the store for real (a cache dir under a regular file, a directory
-removed mid-run) or inject a disk that fills up part-way through a multi-MB stream.
+removed mid-run) or hand in a store whose disk fills up part-way through a multi-MB stream.
 """
 
 from __future__ import annotations
@@ -14,14 +14,17 @@ import os
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 import summarizer.output
 from summarizer.cli import main
-from summarizer.output import OriginalNotStored, OriginalStore
+from summarizer.errors import StorageError
+from summarizer.output import OriginalNotStored, OriginalStore, OutputOptions
+from summarizer.output.deliver import deliver
 from summarizer.output.originals import OriginalWriter, ReadSoFar
 
 
@@ -55,21 +58,33 @@ class _VanishingWriter(OriginalWriter):
         return written
 
 
-def _use_writer(monkeypatch: pytest.MonkeyPatch, writer: type[OriginalWriter]) -> None:
+@dataclass
+class Delivered:
+    stdout: bytes
+    error: str
+
+
+def _deliver(
+    writer: type[OriginalWriter], data: bytes | Path, store_dir: Path, *, as_json: bool = False
+) -> Delivered:
+    """What `summarizer output` prints with a store whose disk misbehaves as ``writer`` does."""
+
     class Store(OriginalStore):
         def writer(self) -> OriginalWriter:
             return writer(self.directory)
 
-    # The CLI imports OriginalStore from summarizer.output when it runs.
-    monkeypatch.setattr(summarizer.output, "OriginalStore", Store)
+    out = io.BytesIO()
+    stream = data.open("rb") if isinstance(data, Path) else io.BytesIO(data)
+    with stream, pytest.raises(StorageError) as caught:
+        deliver(stream, Store(store_dir), OutputOptions(), out=out, as_json=as_json)
+    return Delivered(out.getvalue(), str(caught.value))
 
 
-def _assert_handed_back(result: Result, data: bytes) -> None:
-    assert result.exit_code == 1
-    assert result.stdout_bytes == data
-    assert result.stderr.count("\n") == 1
-    assert "printed the input unchanged" in result.stderr
-    assert "SUMMARIZER_CACHE_DIR" in result.stderr
+def _assert_handed_back(result: Delivered, data: bytes) -> None:
+    assert result.stdout == data
+    assert "\n" not in result.error
+    assert "printed the input unchanged" in result.error
+    assert "SUMMARIZER_CACHE_DIR" in result.error
 
 
 def test_an_unusable_cache_dir_prints_the_input_unchanged(tmp_path: Path) -> None:
@@ -93,38 +108,34 @@ def test_an_unusable_cache_dir_prints_the_input_unchanged(tmp_path: Path) -> Non
     assert "set SUMMARIZER_CACHE_DIR to a writable directory" in stderr
 
 
-def test_a_disk_that_fills_part_way_loses_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_disk_that_fills_part_way_loses_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """ENOSPC in the middle of a write, 2.5 MB into a 5 MB stream: stdout is the whole input."""
     data = _log(100_000)
     assert len(data) > 5_000_000
     monkeypatch.setattr(_FillingWriter, "budget", 2_500_001)  # mid-block: the last write is partial
-    _use_writer(monkeypatch, _FillingWriter)
-    result = CliRunner().invoke(main, ["output", "-"], input=data)
+    result = _deliver(_FillingWriter, data, tmp_path / "originals")
     _assert_handed_back(result, data)
-    assert "failed after 2,500,001 bytes: No space left on device" in result.stderr
-    store_dir = Path(os.environ["SUMMARIZER_CACHE_DIR"]) / "originals"
-    assert list(store_dir.iterdir()) == []  # no half-written original left behind
+    assert "failed after 2,500,001 bytes: No space left on device" in result.error
+    assert list((tmp_path / "originals").iterdir()) == []  # no half-written original left behind
 
 
-def test_json_consumers_also_get_the_input_and_exit_1(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_json_consumers_also_get_the_input_and_exit_1(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """--json cannot describe an original that was not stored: the raw input, exit 1, 'instead of JSON'."""
     data = _log(30_000)
     monkeypatch.setattr(_FillingWriter, "budget", 1_000_000)
-    _use_writer(monkeypatch, _FillingWriter)
-    result = CliRunner().invoke(main, ["output", "-", "--json"], input=data)
+    result = _deliver(_FillingWriter, data, tmp_path / "originals", as_json=True)
     _assert_handed_back(result, data)
-    assert "instead of JSON" in result.stderr
+    assert "instead of JSON" in result.error
 
 
-def test_a_store_dir_removed_before_commit_loses_nothing(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
+def test_a_store_dir_removed_before_commit_loses_nothing(tmp_path: Path) -> None:
     """The whole input was read, then the rename failed: it comes back from the unlinked file."""
     data = _log(40_000)
     source = tmp_path / "build.log"
     source.write_bytes(data)
-    _use_writer(monkeypatch, _VanishingWriter)
-    result = CliRunner().invoke(main, ["output", str(source)])
+    result = _deliver(_VanishingWriter, source, tmp_path / "originals")
     _assert_handed_back(result, data)
 
 

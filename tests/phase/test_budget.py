@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from summarizer.budget import (
+from summarizer.errors import EscalationRequired, InputError
+from summarizer.phasegate.budget import (
     BudgetItem,
     TrimItem,
     allocate_phase,
@@ -14,7 +15,6 @@ from summarizer.budget import (
     plan_batch,
     trim_plan,
 )
-from summarizer.errors import EscalationRequired, InputError
 
 
 @pytest.mark.parametrize(

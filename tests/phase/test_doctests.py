@@ -8,8 +8,9 @@ import importlib
 import pytest
 
 MODULES = [
-    "summarizer.keywords", "summarizer.scoring", "summarizer.facts", "summarizer.budget",
-    "summarizer.masks", "summarizer.templates", "summarizer.entry_rules",
+    "summarizer.phasegate.keywords", "summarizer.phasegate.scoring", "summarizer.phasegate.facts",
+    "summarizer.phasegate.budget",
+    "summarizer.phasegate.masks", "summarizer.phasegate.templates", "summarizer.phasegate.entry_rules",
 ]  # fmt: skip
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from summarizer.facts import extract_facts, gotcha_sentence, sentences, shorten
+from summarizer.phasegate.facts import extract_facts, gotcha_sentence, sentences, shorten
 
 
 def test_seed_zz_example_hermes() -> None:

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from summarizer.keywords import CONCEPTS, concept, find_concepts, words_of
+from summarizer.phasegate.keywords import CONCEPTS, concept, find_concepts, words_of
 
 
 def names(text: str) -> set[str]:

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from summarizer.entry_rules import LightEntry, light_entry
 from summarizer.errors import InputError
-from summarizer.models import SubtaskSummary
-from summarizer.phase import entry_from_mapping, score_one
+from summarizer.phasegate.entry_rules import LightEntry, light_entry
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.service import entry_from_mapping, score_one
 
 DATASET = Path(__file__).parents[2] / "evals" / "datasets" / "phase_gate.jsonl"
 KEYS = [*SubtaskSummary.model_fields, "from", "to", "agent", "files", "bogus"]

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from summarizer.masks import ALL_FIELDS, DEFAULT_FIELDS, apply_mask, entry_record, mask_for, masked_entry
-from summarizer.models import SubtaskSummary
+from summarizer.phasegate.masks import (
+    ALL_FIELDS,
+    DEFAULT_FIELDS,
+    apply_mask,
+    entry_record,
+    mask_for,
+    masked_entry,
+)
+from summarizer.phasegate.models import SubtaskSummary
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from summarizer.models import SubtaskSummary, normalise_status
+from summarizer.phasegate.models import SubtaskSummary, normalise_status
 
 
 @pytest.mark.parametrize(

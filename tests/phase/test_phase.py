@@ -7,8 +7,8 @@ import json
 import pytest
 
 from summarizer.errors import InputError
-from summarizer.models import SubtaskSummary
-from summarizer.phase import (
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.service import (
     batch_plan,
     compress_one,
     entries_from_text,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from summarizer.facts import extract_facts
-from summarizer.models import STATUSES, SubtaskSummary
-from summarizer.scoring import BANDS, band_for, score_entry
-from summarizer.templates import MAX_LINE, render_lines
+from summarizer.phasegate.facts import extract_facts
+from summarizer.phasegate.models import STATUSES, SubtaskSummary
+from summarizer.phasegate.scoring import BANDS, band_for, score_entry
+from summarizer.phasegate.templates import MAX_LINE, render_lines
 
 AGENTS = st.sampled_from(["hermes", "aphrodite", "demeter", "themis", "mnemosyne", "zeus", ""])
 WORDS = st.sampled_from(

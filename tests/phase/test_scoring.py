@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-from summarizer.models import SubtaskSummary
-from summarizer.scoring import (
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import (
     DOWNSTREAM,
     band_for,
     blockers_score,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from summarizer.facts import extract_facts
-from summarizer.models import SubtaskSummary
-from summarizer.templates import MAX_LINE, render_entry, render_lines, variant_for
+from summarizer.phasegate.facts import extract_facts
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.templates import MAX_LINE, render_entry, render_lines, variant_for
 
 
 def entry(**fields: object) -> SubtaskSummary:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Callable
 from dataclasses import replace
@@ -11,8 +12,8 @@ import pytest
 from summarizer_engram import Store
 
 from summarizer.errors import NotFound
-from summarizer.prompts import PromptLibrary
-from summarizer.semantic import Summarizer
+from summarizer.semantic.prompts import PromptLibrary
+from summarizer.semantic.service import Summarizer
 from summarizer.session.document import MAX_TOKENS, parse
 from summarizer.session.service import FileMarks, SessionReport, compress_session, recover, render_report
 from summarizer.session.transcript import Event, Transcript
@@ -35,7 +36,7 @@ def _run(
     day: str = DAY,
     summarizer: Summarizer | None = None,
 ) -> SessionReport:
-    return compress_session(
+    return asyncio.run(compress_session(
         transcript,
         project="shopapi",
         date=day,
@@ -44,7 +45,7 @@ def _run(
         session_key=transcript.session_id or "messages",
         force=force,
         summarizer=summarizer,
-    )
+    ))
 
 
 def _stored(store: Store, day: str = DAY) -> tuple[str, int]:

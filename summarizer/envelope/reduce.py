@@ -26,7 +26,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from summarizer.envelope_handles import (
+from summarizer.envelope.handles import (
     GENERAL_RECOVERY_CALL,
     Path,
     dotted,

@@ -6,7 +6,7 @@ Why this shape:
   cost map. :func:`_litellm` sets that switch and imports on first use, so ``summarizer score``,
   ``--help`` and the offline paths never pay for it.
 * Provider retries are off (``num_retries=0``, ``max_retries=0``): the injected
-  :class:`~summarizer.retry.RetryPolicy` is the only retry layer, so a 429 then a 200 is exactly
+  :class:`~summarizer.semantic.retry.RetryPolicy` is the only retry layer, so a 429 then a 200 is exactly
   two HTTP calls.
 * litellm's exceptions never leave this module: :func:`translate` maps them onto
   :mod:`summarizer.errors` (429 → ``RateLimited``; 5xx, timeouts, connection errors →
@@ -29,8 +29,8 @@ from types import ModuleType
 from typing import Any
 
 from summarizer.errors import ProviderError, ProviderUnavailable, RateLimited
-from summarizer.ports import Completion, CompletionRequest, Usage
-from summarizer.retry import RetryPolicy
+from summarizer.semantic.ports import Completion, CompletionRequest, Usage
+from summarizer.semantic.retry import RetryPolicy
 
 __all__ = ["LiteLLMCompleter", "key_variable", "translate"]
 
@@ -103,7 +103,7 @@ def _malformed(exc: BaseException) -> bool:
 
 
 class LiteLLMCompleter:
-    """A :class:`~summarizer.ports.Completer` for any model string litellm understands.
+    """A :class:`~summarizer.semantic.ports.Completer` for any model string litellm understands.
 
     Args:
         retry: the retry policy (tests inject :meth:`RetryPolicy.immediate`).
@@ -120,24 +120,11 @@ class LiteLLMCompleter:
         result: Completion = await self._retry.async_retrying()(self._acall_once, request)
         return result
 
-    def complete_sync(self, request: CompletionRequest, /) -> Completion:
-        """Ask the model synchronously (``litellm.completion``) under the same retry policy."""
-        result: Completion = self._retry.retrying()(self._call_once, request)
-        return result
-
     async def _acall_once(self, request: CompletionRequest) -> Completion:
         litellm = _litellm()
         try:
             response = await litellm.acompletion(**self._kwargs(request))
         except Exception as exc:  # litellm raises many types; translate() sorts them out
-            raise translate(exc, request.model) from exc
-        return self._read(litellm, response, request)
-
-    def _call_once(self, request: CompletionRequest) -> Completion:
-        litellm = _litellm()
-        try:
-            response = litellm.completion(**self._kwargs(request))
-        except Exception as exc:
             raise translate(exc, request.model) from exc
         return self._read(litellm, response, request)
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from summarizer.entry_rules import (
+from summarizer.phasegate.entry_rules import (
     STATUSES,
     TEXT_FROM_SCALARS,
     Status,

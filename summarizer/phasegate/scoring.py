@@ -2,7 +2,7 @@
 
     score = 0.30 impact + 0.25 risk + 0.20 novelty + 0.15 blockers + 0.10 downstream
 
-* impact / risk / novelty: the maximum over the concepts of :mod:`summarizer.keywords` found in the
+* impact / risk / novelty: the maximum over the concepts of :mod:`summarizer.phasegate.keywords` found in the
   summary (and title); 0.0 when none matches. File paths count only through the file-count rule:
   5 or more files raise novelty to at least 0.8, 10 or more to 1.0 (never lowering it).
 * blockers: 1.0 when the entry unblocked others (an ``unblocks`` field, or unblock/unblocked in the
@@ -27,10 +27,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any, Literal
+from typing import Any
 
-from summarizer.entry_rules import EntryLike
-from summarizer.keywords import Concept, find_concepts
+from summarizer.phasegate.entry_rules import EntryLike
+from summarizer.phasegate.keywords import Concept, find_concepts
+from summarizer.vocabulary import BANDS, WARNING_SIGN, Band
 
 __all__ = [
     "AGENTS",
@@ -52,8 +53,6 @@ __all__ = [
     "score_entry",
 ]
 
-Band = Literal["CRITICAL", "HIGH", "MEDIUM", "LOW"]
-BANDS: tuple[Band, ...] = ("CRITICAL", "HIGH", "MEDIUM", "LOW")
 _THRESHOLDS: tuple[tuple[Decimal, Band], ...] = (
     (Decimal("0.75"), "CRITICAL"),
     (Decimal("0.50"), "HIGH"),
@@ -69,7 +68,6 @@ WEIGHTS: dict[str, Decimal] = {
     "downstream": Decimal("0.10"),
 }
 
-WARNING_SIGN = "⚠️"
 NEVER_COMPRESS = frozenset({"in_progress", "blocked", "escalated", "needs_revision", "failed"})
 _BAD_VERDICTS = frozenset({"needs_revision", "failed"})
 
@@ -295,7 +293,7 @@ def _scanned_text(entry: EntryLike) -> str:
 def score_entry(entry: EntryLike, to: str | Iterable[str] | None = None) -> Score:
     """Score one entry; ``to`` overrides the entry's ``to_agent`` (one agent or several).
 
-    >>> from summarizer.models import SubtaskSummary
+    >>> from summarizer.phasegate.models import SubtaskSummary
     >>> e = SubtaskSummary(summary="Added JWT auth endpoint with refresh token rotation",
     ...                    files_changed=("a.py", "b.py"), from_agent="hermes", to_agent="aphrodite")
     >>> s = score_entry(e); (s.score, s.priority)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from summarizer.errors import EscalationRequired, InputError
-from summarizer.scoring import Band
+from summarizer.phasegate.scoring import Band
 
 __all__ = [
     "DEFAULT_PHASES",

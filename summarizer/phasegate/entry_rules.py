@@ -2,7 +2,7 @@
 
 These rules are the single source for two readers of the same shape:
 
-* :class:`summarizer.models.SubtaskSummary`, the boundary model, calls them from its validators;
+* :class:`summarizer.phasegate.models.SubtaskSummary`, the boundary model, calls them from its validators;
 * :func:`light_entry`, the cold path of ``summarizer score``, applies them without importing
   pydantic, because building the first pydantic model costs more than ten interpreter start-ups
   and ``summarizer score`` has a measured cold-start goal (``evals/bench_score.py``).
@@ -189,7 +189,7 @@ class EntryLike(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class LightEntry:
-    """The fields of :class:`~summarizer.models.SubtaskSummary`, read without pydantic."""
+    """The fields of :class:`~summarizer.phasegate.models.SubtaskSummary`, read without pydantic."""
 
     summary: str
     files_changed: tuple[str, ...] = ()

@@ -19,19 +19,20 @@ import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from summarizer.entry_rules import ALIASES, EntryLike, flag_mapping
 from summarizer.errors import InputError
 from summarizer.jsonio import loads
-from summarizer.scoring import Band, Score, score_entry
+from summarizer.phasegate.entry_rules import ALIASES, EntryLike, flag_mapping
+from summarizer.phasegate.scoring import Band, Score, score_entry
 from summarizer.scrub import Redaction, scrub
+from summarizer.vocabulary import Source
 
 if TYPE_CHECKING:  # imported where used: the cold path of `summarizer score` needs none of them
     from pydantic import ValidationError
 
-    from summarizer.budget import BatchPlan, Mode
-    from summarizer.models import SubtaskSummary
+    from summarizer.phasegate.budget import BatchPlan, Mode
+    from summarizer.phasegate.models import SubtaskSummary
 
 __all__ = [
     "BatchResult",
@@ -49,7 +50,6 @@ __all__ = [
     "stats_over",
 ]
 
-Source = Literal["template", "llm", "cache"]
 _SCRUBBED_FIELDS = ("summary", "title", "tests", "coverage", "verdict", "blockers", "unblocks", "status_note")
 
 
@@ -57,7 +57,7 @@ _SCRUBBED_FIELDS = ("summary", "title", "tests", "coverage", "verdict", "blocker
 
 
 def _allowed_keys() -> list[str]:
-    from summarizer.models import SubtaskSummary
+    from summarizer.phasegate.models import SubtaskSummary
 
     return [name for name in SubtaskSummary.model_fields if name != "status_note"] + list(ALIASES)
 
@@ -85,7 +85,7 @@ def entry_from_mapping(data: Mapping[str, Any], source: str = "entry") -> Subtas
         raise InputError(f"{source} must be a JSON object, not {type(data).__name__}")
     from pydantic import ValidationError
 
-    from summarizer.models import SubtaskSummary
+    from summarizer.phasegate.models import SubtaskSummary
 
     try:
         return SubtaskSummary.model_validate(dict(data))
@@ -229,8 +229,8 @@ def compress_one(entry: SubtaskSummary, to: str | Iterable[str] | None = None) -
     A protected entry (in_progress, blocked, ...) is not compressed: its lines are the scrubbed
     summary as given, and the score's flags say why.
     """
-    from summarizer.masks import masked_entry
-    from summarizer.templates import render_lines
+    from summarizer.phasegate.masks import masked_entry
+    from summarizer.phasegate.templates import render_lines
 
     clean, redactions = scrub_entry(entry)
     result = score_entry(clean, to)
@@ -243,7 +243,7 @@ def render_for_mode(
     entry: SubtaskSummary, band: Band, mode: Mode, to: str | Iterable[str] | None = None
 ) -> tuple[str, ...]:
     """Render for a budget mode: expanded = the band's lines, standard = one line, aggressive = files."""
-    from summarizer.templates import render_lines
+    from summarizer.phasegate.templates import render_lines
 
     if mode == "expanded":
         return render_lines(entry, band, to)
@@ -320,7 +320,7 @@ def batch_plan(entries: Sequence[SubtaskSummary], estimated_phases: int | None =
 
     Entries the preflight protects are left out of the allocation and listed in ``held``.
     """
-    from summarizer.budget import BudgetItem, plan_batch
+    from summarizer.phasegate.budget import BudgetItem, plan_batch
 
     scored = _score_all(entries)
     groups: dict[str | None, list[BudgetItem]] = {}

@@ -3,39 +3,37 @@
 One generic path, :meth:`Summarizer.generate`, serves every LLM feature (phase-gate CRITICAL/HIGH
 summaries, tool-output summaries, session compression, evals). It
 
-1. fences every :class:`~summarizer.untrusted.Untrusted` value (scrub, escape, nonce boundary) and
-   renders the named prompt with the :class:`~summarizer.prompts.PromptLibrary`;
+1. fences every :class:`~summarizer.semantic.untrusted.Untrusted` value (scrub, escape, nonce boundary) and
+   renders the named prompt with the :class:`~summarizer.semantic.prompts.PromptLibrary`;
 2. answers from the template when offline, when no model is configured, or when the model fails;
 3. looks the request up in the cache (namespace = prompt digest + version + model + api_base +
    parameters, key = namespace + hash of the scrubbed canonical input);
-4. calls the :class:`~summarizer.ports.Completer` (which owns the one retry policy);
+4. calls the :class:`~summarizer.semantic.ports.Completer` (which owns the one retry policy);
 5. validates the answer; a cut-off, invalid or failed answer becomes the template's text with
    ``source="template"`` and the ``reason``. Only validated model answers are cached.
 
 A summary never fails because a provider is down: every :class:`ProviderError` ends in the fallback.
 Errors in the caller's own input (an unknown prompt, a missing template variable) still raise.
 
-Concurrency model (STYLE R18): the core is **async**. Callers inside an event loop (the MCP server)
-``await`` it; synchronous edges (the CLI, scripts) call the ``*_sync`` wrappers, which run one
-``asyncio.run`` each. Batches fan out with ``asyncio.gather`` under a semaphore (default 8).
+Concurrency model (STYLE R18): the core is **async** and has no synchronous twin. The MCP server
+awaits it; each CLI command runs one ``asyncio.run`` at the edge. Batches fan out with
+``asyncio.gather`` under a semaphore (:attr:`Summarizer.concurrency`, default 8).
+
+The service knows no feature: the phase gate's entry summaries live in
+:mod:`summarizer.phasegate.summaries`, sessions and evals call :meth:`Summarizer.generate` directly.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
-import re
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Callable, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from summarizer.errors import InputError, InvalidAnswer, ProviderError
-from summarizer.models import SubtaskSummary
-from summarizer.ports import (
+from summarizer.semantic.ports import (
     CachedAnswer,
     CacheKey,
     Completer,
@@ -44,28 +42,15 @@ from summarizer.ports import (
     SummaryCache,
     Usage,
 )
-from summarizer.prompts import PromptLibrary, RenderedPrompt
-from summarizer.scoring import WARNING_SIGN, Band
-from summarizer.untrusted import Untrusted, fence, new_nonce
-from summarizer.validate import AnswerRules, Validator
+from summarizer.semantic.prompts import PromptLibrary, RenderedPrompt
+from summarizer.semantic.untrusted import Untrusted, fence, new_nonce
+from summarizer.semantic.validate import Validator
+from summarizer.vocabulary import Source
 
-__all__ = [
-    "EntryJob",
-    "Fallback",
-    "Generation",
-    "GenerationParams",
-    "Source",
-    "Summarizer",
-    "entry_rules",
-    "entry_text",
-]
+__all__ = ["Fallback", "Generation", "GenerationParams", "Source", "Summarizer"]
 
-Source = Literal["llm", "cache", "template"]
 Fallback = Callable[[], str] | str
 """The deterministic answer: a string, or a callable evaluated only when it is needed."""
-
-_LINES: dict[str, int] = {"CRITICAL": 3, "HIGH": 2}  # the bands that get a semantic summary
-_AGENT = re.compile(r"^[a-z0-9_-]{1,32}$")
 
 
 class GenerationParams(BaseModel):
@@ -101,24 +86,6 @@ class Generation(BaseModel):
         return self.source == "cache"
 
 
-@dataclass(frozen=True, slots=True)
-class EntryJob:
-    """One entry to summarise, with its deterministic template answer.
-
-    Only CRITICAL and HIGH entries reach the model; MEDIUM/LOW jobs are answered by ``fallback``
-    (the seed gives them mechanical one-line compression), so callers may pass a whole batch.
-    """
-
-    entry: SubtaskSummary
-    band: Band
-    fallback: Fallback
-
-
-def entry_rules(band: Band) -> AnswerRules:
-    """The validator for a CRITICAL (3 lines) or HIGH (2 lines) answer (``band`` must be one)."""
-    return AnswerRules(lines=_LINES[band], max_line_chars=240, max_chars=720)
-
-
 class Summarizer:
     """The service. Build it with :func:`summarizer.app.build`, or directly with fakes in tests.
 
@@ -130,7 +97,7 @@ class Summarizer:
         api_base: an OpenAI-compatible base URL, passed through to the provider.
         offline: answer from the template without touching the model or the cache.
         params: generation parameters (part of the cache namespace).
-        concurrency: default bound for :meth:`summarize_entries`.
+        concurrency: how many model calls a batch keeps in flight (callers read it).
         timeout_s: per-call provider timeout.
         nonce: factory of boundary nonces (tests inject a fixed one).
         clock: monotonic clock for latency figures.
@@ -238,75 +205,6 @@ class Summarizer:
             redactions=redactions,
         )
 
-    def generate_sync(
-        self, prompt_name: str, values: Mapping[str, object], *, validate: Validator, fallback: Fallback
-    ) -> Generation:
-        """:meth:`generate` for synchronous callers (one ``asyncio.run``; not inside a loop)."""
-        return asyncio.run(self.generate(prompt_name, values, validate=validate, fallback=fallback))
-
-    # -- phase-gate entries -----------------------------------------------------------------------
-
-    async def summarize_entry(self, job: EntryJob) -> Generation:
-        """The CRITICAL (3-line) or HIGH (2-line) summary of one entry, per its agent-pair variant."""
-        entry = job.entry
-        if job.band not in _LINES:
-            text = job.fallback() if callable(job.fallback) else job.fallback
-            return Generation(
-                prompt=job.band.lower(),
-                prompt_version="-",
-                text=text,
-                lines=tuple(line for line in text.splitlines() if line.strip()),
-                source="template",
-                reason=f"{job.band} entries use the one-line template, not the model",
-            )
-        values: dict[str, object] = {
-            "band": job.band,
-            "line_count": _LINES[job.band],
-            "from_agent": _agent(entry.from_agent),
-            "to_agents": [_agent(a) for a in entry.to_agent],
-            "entry": Untrusted(entry_text(entry), label="subtask_summary"),
-        }
-        result = await self.generate(
-            job.band.lower(), values, validate=entry_rules(job.band), fallback=job.fallback
-        )
-        if entry.status != "partial" or result.source == "template" or not result.lines:
-            return result  # the template marks partial entries itself
-        # The ruling marks partial entries with a warning sign; the model is not trusted to add it.
-        lines = (f"{WARNING_SIGN} {result.lines[0]}", *result.lines[1:])
-        return result.model_copy(update={"lines": lines, "text": "\n".join(lines)})
-
-    async def summarize_entries(
-        self,
-        jobs: Sequence[EntryJob],
-        *,
-        concurrency: int | None = None,
-        on_done: Callable[[Generation], None] | None = None,
-    ) -> list[Generation]:
-        """Summarise many entries concurrently (at most ``concurrency`` calls in flight), in order.
-
-        ``on_done`` is called once per finished entry (for a progress bar), in completion order.
-        """
-        limit = asyncio.Semaphore(max(1, concurrency or self.concurrency))
-
-        async def one(job: EntryJob) -> Generation:
-            async with limit:
-                result = await self.summarize_entry(job)
-            if on_done is not None:
-                on_done(result)
-            return result
-
-        return list(await asyncio.gather(*(one(job) for job in jobs)))
-
-    def summarize_entries_sync(
-        self,
-        jobs: Sequence[EntryJob],
-        *,
-        concurrency: int | None = None,
-        on_done: Callable[[Generation], None] | None = None,
-    ) -> list[Generation]:
-        """:meth:`summarize_entries` for synchronous callers."""
-        return asyncio.run(self.summarize_entries(jobs, concurrency=concurrency, on_done=on_done))
-
     # -- keys -------------------------------------------------------------------------------------
 
     def namespace(self, rendered: RenderedPrompt) -> Namespace:
@@ -394,30 +292,3 @@ def _hash(material: object) -> str:
         material if isinstance(material, str) else json.dumps(material, sort_keys=True, separators=(",", ":"))
     )
     return hashlib.blake2b(blob.encode(), digest_size=16).hexdigest()
-
-
-def _agent(name: str | None) -> str:
-    """Agent names reach the prompt outside the data block, so only plain names pass."""
-    cleaned = (name or "").strip().lower()
-    return cleaned if _AGENT.match(cleaned) else "unknown"
-
-
-def entry_text(entry: SubtaskSummary) -> str:
-    """The entry as ``key: value`` lines: the data the model summarises, validation checks and the
-    evals score hallucinations against (so all three see the same input)."""
-    fields = {
-        "agent": entry.from_agent,
-        "next agents": ", ".join(entry.to_agent) or None,
-        "phase": entry.phase,
-        "status": entry.status + (f" ({entry.status_note})" if entry.status_note else ""),
-        "title": entry.title,
-        "summary": entry.summary,
-        "files": ", ".join(entry.files_changed) or None,
-        "tests": entry.tests,
-        "coverage": entry.coverage,
-        "verdict": entry.verdict,
-        "critical issues": None if entry.critical_issues is None else str(entry.critical_issues),
-        "blockers": entry.blockers,
-        "unblocks": entry.unblocks,
-    }
-    return "\n".join(f"{key}: {value}" for key, value in fields.items() if value)

@@ -1,11 +1,11 @@
 """The seams of the semantic-summary service: two tiny Protocols and the values that cross them.
 
-``Completer`` is the one door to a language model (the litellm adapter in ``summarizer.llm`` in
+``Completer`` is the one door to a language model (the litellm adapter in ``summarizer.semantic.llm`` in
 production, :class:`summarizer.testing.FakeCompleter` in tests and evals). ``SummaryCache`` is the
 one door to the answer cache (``summarizer_cache.DiskCache`` or ``RedisCache``). The core depends
 only on these Protocols; :mod:`summarizer.app` is the only place that builds the real adapters.
 
-Concurrency model: the core is async (see :mod:`summarizer.semantic`), so ``Completer.complete`` is
+Concurrency model: the core is async (see :mod:`summarizer.semantic.service`), so ``Completer.complete`` is
 a coroutine. The cache port is synchronous on purpose: a diskcache or Redis lookup takes well under
 a millisecond to a few milliseconds, which is cheaper than a thread hop, and keeping it sync lets the
 ``summarizer cache`` admin commands use the same objects without an event loop.

@@ -14,7 +14,7 @@ line starts with the warning sign. Each line is at most :data:`MAX_LINE` charact
 
 What the "what" and "why" lines carry is decided by the seed's per-agent-pair variant table
 (:data:`VARIANTS`): endpoints and status codes for Hermes -> Aphrodite, tables / columns / foreign
-keys for the Demeter pairs, and so on. The details come from :func:`summarizer.facts.extract_facts`;
+keys for the Demeter pairs, and so on. The details come from :func:`summarizer.phasegate.facts.extract_facts`;
 a detail already written in the first sentence is not repeated. Everything here is pure.
 """
 
@@ -24,10 +24,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from summarizer.facts import Facts, extract_facts, sentences, shorten
-from summarizer.keywords import find_concepts
-from summarizer.models import SubtaskSummary
-from summarizer.scoring import WARNING_SIGN, Band
+from summarizer.phasegate.facts import Facts, extract_facts, sentences, shorten
+from summarizer.phasegate.keywords import find_concepts
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import WARNING_SIGN, Band
 
 __all__ = [
     "MAX_LINE",

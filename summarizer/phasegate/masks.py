@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from summarizer.facts import shorten
-from summarizer.models import SubtaskSummary
-from summarizer.scoring import WARNING_SIGN, Band
+from summarizer.phasegate.facts import shorten
+from summarizer.phasegate.models import SubtaskSummary
+from summarizer.phasegate.scoring import WARNING_SIGN, Band
 
 __all__ = [
     "ALL_FIELDS",

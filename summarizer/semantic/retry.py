@@ -13,7 +13,6 @@ from dataclasses import dataclass
 
 from tenacity import (
     AsyncRetrying,
-    Retrying,
     retry_if_exception_type,
     stop_after_attempt,
     wait_exponential,
@@ -51,13 +50,9 @@ class RetryPolicy:
             "reraise": True,  # callers see our typed error, never tenacity's RetryError
         }
 
-    def retrying(self) -> Retrying:
-        """A fresh synchronous controller (tenacity controllers keep per-run statistics)."""
-        return Retrying(**self._kwargs())  # type: ignore[arg-type]  # tenacity's kwargs are loosely typed
-
     def async_retrying(self) -> AsyncRetrying:
         """A fresh asynchronous controller with the same policy."""
-        return AsyncRetrying(**self._kwargs())  # type: ignore[arg-type]  # same as above
+        return AsyncRetrying(**self._kwargs())  # type: ignore[arg-type]  # tenacity's kwargs are loosely typed
 
     @classmethod
     def immediate(cls, attempts: int = 3) -> RetryPolicy:

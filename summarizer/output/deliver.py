@@ -1,0 +1,73 @@
+"""What ``summarizer output`` writes: the compressed rendering, the input itself, or the JSON envelope.
+
+The edge's logic, kept beside the engine so every front end (the click command, the cold launcher,
+``summarizer run``) prints the same bytes and every test can hand in its own store. The store is
+a parameter: :mod:`summarizer.app` builds the real one.
+
+When the original cannot be stored, a compressed rendering would lose the cut lines for good, so the
+whole input goes to ``out`` unchanged (what was read, then the rest of the stream) and a
+:class:`~summarizer.errors.StorageError` says why; the caller exits 1.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, BinaryIO, NoReturn
+
+from summarizer.errors import InputError, StorageError
+from summarizer.jsonio import pretty
+
+if TYPE_CHECKING:
+    from summarizer.output.models import OutputOptions, OutputResult
+    from summarizer.output.originals import OriginalNotStored, OriginalStore
+
+__all__ = ["deliver"]
+
+
+def deliver(stream: BinaryIO, store: OriginalStore, options: OutputOptions, *, out: BinaryIO,
+            as_json: bool = False, name: str = "-") -> OutputResult:
+    """Compress ``stream`` into ``store`` and write what ``summarizer output`` prints to ``out``."""
+    from summarizer.output import OriginalNotStored, compress
+
+    try:
+        result = compress(stream, store, options)
+    except OriginalNotStored as failure:
+        _hand_back(failure, stream, out, as_json=as_json)
+    if result.bytes == 0:
+        raise InputError(f"input {name!r} is empty; give it some content")
+    if as_json:
+        out.write((pretty(result.model_dump(mode="json")) + "\n").encode("utf-8"))
+    elif result.passthrough and not result.redactions:
+        for block in store.iter_bytes(result.restore_id):  # byte-identical: the stored original
+            out.write(block)
+    else:
+        out.write(result.text.encode("utf-8"))
+    out.flush()
+    return result
+
+
+def _hand_back(failure: OriginalNotStored, stream: BinaryIO, out: BinaryIO, *, as_json: bool) -> NoReturn:
+    """Write the whole input unchanged, then raise :class:`StorageError` (exit 1).
+
+    With ``as_json`` too: ``out`` is the one channel sure to reach the caller (the disk just failed),
+    and exit 1 with the stderr line tells it this is not JSON.
+    """
+    from summarizer.output.lines import READ_SIZE
+
+    with failure.read_so_far as read_so_far:
+        for block in read_so_far:
+            out.write(block)
+    # The stream is positioned just past what the store took; copy the rest without holding it.
+    while block := stream.read(READ_SIZE):
+        out.write(block)
+    out.flush()
+    printed = "printed the input unchanged" + (" instead of JSON" if as_json else "")
+    if read_so_far.missing is not None:
+        start, count = read_so_far.missing
+        printed += (
+            f" except bytes {start + 1:,}-{start + count:,}, which could not be read back "
+            f"({read_so_far.missing_reason}); re-run the command to get them"
+        )
+    raise StorageError(
+        f"could not store the original ({failure.reason}); {printed}; "
+        "set SUMMARIZER_CACHE_DIR to a writable directory with free space"
+    ) from failure

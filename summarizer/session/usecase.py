@@ -1,0 +1,118 @@
+"""The session use cases both edges call: compress a transcript into engram, recover the newest document.
+
+The CLI (``summarizer session`` / ``recover``) and the MCP server (``session_compress`` /
+``session_recover``) differ only in how they receive input and print the result; everything between
+(locating the transcript, the session key, the project, the date, the memory and the model) is here,
+once, so the two cannot drift. Adapters (the engram backend, the marks, the LLM service) are built
+by :mod:`summarizer.app` and handed in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from summarizer.errors import InputError
+from summarizer.session.service import (
+    CompressionMarks,
+    Recovery,
+    SessionMemory,
+    SessionReport,
+    compress_session,
+    recover,
+)
+from summarizer.session.transcript import Transcript, parse_transcript
+
+if TYPE_CHECKING:
+    from summarizer.semantic.service import Summarizer
+
+__all__ = [
+    "SessionRequest",
+    "detect_project",
+    "locate_transcript",
+    "recover_project",
+    "run_session",
+    "session_key",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRequest:
+    """One compression request, whatever edge it came from.
+
+    Args:
+        text: the transcript (JSONL, or a JSON array of records).
+        source: the transcript's path, ``-`` for stdin, or ``""`` when the text came inline.
+        cwd: the directory the agent works in (the hook's ``cwd``, else the process's).
+        project: an explicit project (``--project``); ``None`` means detect it.
+        force: an explicit request: the trigger rules are bypassed.
+        date: the document's day (``YYYY-MM-DD``), already validated.
+    """
+
+    text: str
+    source: str
+    cwd: str
+    project: str | None
+    force: bool
+    date: str
+
+
+def locate_transcript(cwd: str, env: Mapping[str, str] = os.environ) -> str:
+    """The newest Claude Code transcript of ``cwd``; :class:`InputError` when there is none."""
+    from summarizer.session.locate import find_claude_transcript
+
+    found = find_claude_transcript(Path(cwd), env)
+    if found is None:
+        raise InputError(
+            f"no transcript given and no Claude Code session found for {cwd!r}; "
+            "pass a TRANSCRIPT path, '-' for stdin, or the transcript text"
+        )
+    return str(found)
+
+
+def session_key(parsed: Transcript, source: str, text: str) -> str:
+    """What identifies the session for the trigger marks: its id, else its file, else its text."""
+    if parsed.session_id:
+        return parsed.session_id
+    if source and source != "-":
+        return str(Path(source).resolve())
+    return "text:" + hashlib.sha256(text[:4096].encode()).hexdigest()
+
+
+def detect_project(explicit: str | None, parsed: Transcript, cwd: str) -> str:
+    """``--project``, else the name of the session's directory (the transcript's, else ``cwd``)."""
+    if explicit and explicit.strip():
+        return explicit.strip()
+    return Path(parsed.cwd or cwd).name or "default"
+
+
+async def run_session(
+    request: SessionRequest,
+    *,
+    memory: SessionMemory | None,
+    memory_error: str | None,
+    marks: CompressionMarks,
+    summarizer: Summarizer | None,
+) -> SessionReport:
+    """Parse, name and compress one transcript into the project's document for ``request.date``."""
+    parsed = parse_transcript(request.text, source=request.source or "transcript")
+    return await compress_session(
+        parsed,
+        project=detect_project(request.project, parsed, request.cwd),
+        date=request.date,
+        memory=memory,
+        marks=marks,
+        session_key=session_key(parsed, request.source, request.text),
+        force=request.force,
+        summarizer=summarizer,
+        memory_error=memory_error,
+    )
+
+
+def recover_project(memory: SessionMemory, project: str | None, cwd: str) -> Recovery:
+    """The newest compressed document of ``project`` (default: the name of ``cwd``)."""
+    return recover(memory, project.strip() if project and project.strip() else Path(cwd).name or "default")
