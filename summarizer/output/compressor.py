@@ -24,7 +24,8 @@ from summarizer.output.lines import iter_chunks
 from summarizer.output.models import DEFAULT_BUDGET, DEFAULT_THRESHOLD, OutputOptions, OutputResult
 from summarizer.output.originals import OriginalStore, TeeReader
 from summarizer.output.progress import Progress, terminal_progress
-from summarizer.output.render import all_pass, passthrough_result, render
+from summarizer.output.render import passthrough_result, render
+from summarizer.output.verdicts import all_pass
 from summarizer.tokens import count_tokens, is_exact
 
 __all__ = ["compress", "resolve_target"]

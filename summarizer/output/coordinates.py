@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from summarizer.output import formats
+from summarizer.output import formats, rules
 
 __all__ = [
     "BINARY",
@@ -76,54 +76,6 @@ _RECORD = re.compile(
 _CLOCK = re.compile(r"#{1,2}:#{2}:#{2}")
 _ALERT_TAG = re.compile(r"^[A-Z][A-Z#_]{2,} #{6,} ")
 
-# strerror() texts: a tool that prints one reports a failed system call, whatever else the line says
-# (``find: '/x': Permission denied``, ``cp: cannot stat 'a': No such file or directory``).
-_ERRNO = (
-    "Permission denied",
-    "Operation not permitted",
-    "Read-only file system",
-    "No space left on device",
-    "Input/output error",
-    "Directory not empty",
-    "Too many levels of symbolic links",
-    "Disk quota exceeded",
-    "Device or resource busy",
-    "Text file busy",
-    "Cannot allocate memory",
-    "Connection refused",
-    "Connection reset by peer",
-    "Stale file handle",
-    "Is a directory",
-    "Not a directory",
-    "File exists",
-    "Invalid argument",
-    "Bad file descriptor",
-    "File name too long",
-    "Argument list too long",
-    "Cross-device link",
-)
-# ``prog: [path: ]message`` diagnostics of coreutils-style tools that carry no errno text.
-_PROG_DIAG = re.compile(
-    r"^(?:/[\w./-]+/)?[a-z][\w.+-]{0,30}(?:\[#+\])?: (?:.*: )?"
-    r"(?:cannot |can't |unable to |invalid option|unrecognized option|missing |extra operand"
-    r"|Cannot open|Cannot stat|option requires)"
-)
-# git: merge conflicts and the advice that says how to go on.
-_GIT = re.compile(r"^CONFLICT \(|^hint: \S|^Automatic merge failed")
-# An access-log request: method, path, protocol, then the status (decided on the real digits).
-_HTTP = re.compile(
-    r"\"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|CONNECT|TRACE) [^\"]{0,2000}"
-    r" HTTP/#(?:\.#)?\" (?=###(?![#\w]))"
-)
-# A located diagnostic whose severity is a warning or note (grouped by file and code when many).
-_LOCATED_SOFT = re.compile(r"^\W{0,3}(?:warning|note|info|hint|remark)\b|^\s+(?:warning|note)\s")
-_PATH_ONLY = re.compile(r"^\.{0,2}/[\w.~@/+#,-]*$")
-# pytest's section rules ("=== FAILURES ===", "=== PASSES ==="): they decide what a header means.
-_SECTION = re.compile(r"^=+ [A-Za-z][\w ]* =+$")
-_INCLUDE = re.compile(r"^\s*(?:In file included from |from \S+:#+[,:]|In function |In member function )")
-# "7 validation errors for Settings", "3 errors occurred:": the N items that follow belong to it.
-ERROR_BLOCK = re.compile(r"(?:^|\W)(#+) (?:[\w-]+ )?errors? (?:for \S+|occurred|found)?:?\s*$")
-
 _DOCKER = re.compile(
     r"\bExited \(#+\)|\bexited with code #+|\bOOMKilled\b|\bKilled\b|CrashLoopBackOff|\bBack-off restarting"
     r"|\bexit (?:code|status):? -?#+|\bexit_code=#+|returned non-zero exit status"
@@ -138,7 +90,7 @@ _HARD = re.compile(
     r"|[Ss]egmentation fault|core dumped|\b[Aa]bort(?:ed|ing)?\b|\bnot remade\b|\bUnhandled\b"
     r"|\bundefined reference\b"
     r"|\bcannot find symbol\b|\bunresolved\b|\bno such file\b|\bNo such file\b|\bnot found\b"
-    r"|^E {2,}\S|^\s*●|^> {3,}\S|" + "|".join(map(re.escape, _ERRNO))
+    r"|^E {2,}\S|^\s*●|^> {3,}\S|" + "|".join(map(re.escape, rules.ERRNO))
 )
 _WARN = re.compile(r"\b(?:[Ww]arning|WARNING|WARN|[Dd]eprecat\w*)\b|warning\[")
 
@@ -216,7 +168,7 @@ _HARD_PHRASES = (
     "✖",
     "❌",
     "×",
-    *(e.lower() for e in _ERRNO),
+    *(e.lower() for e in rules.ERRNO),
 )
 
 
@@ -332,16 +284,16 @@ def classify_template(template: str) -> LineClass:
     special = formats.special_kind(template, low)
     if special is not None:
         return LineClass(COORD, special)
-    if template[:3] == "===" and _SECTION.match(template):
+    if template[:3] == "===" and rules.SECTION.match(template):
         return LineClass(HEADER, "section")
-    if "error" in low and ERROR_BLOCK.search(template):
+    if "error" in low and rules.ERROR_BLOCK.search(template):
         return LineClass(COORD, "error_block")
-    if template[:1] in ("C", "h", "A") and _GIT.match(template):
+    if template[:1] in ("C", "h", "A") and rules.GIT.match(template):
         return LineClass(COORD, "hint" if template[:1] == "h" else "conflict")
-    if " HTTP/" in template and (request := _HTTP.search(template)):
+    if " HTTP/" in template and (request := rules.HTTP.search(template)):
         # Digits are templated, so the status is read from each real line at this offset.
         return LineClass(HTTP, "http", request.end(), bool(_RECORD.match(template)))
-    if ": " in template[:40] and _PROG_DIAG.match(template):
+    if ": " in template[:40] and rules.PROG_DIAG.match(template):
         return LineClass(COORD, "diagnostic")
     record = bool(_RECORD.match(template))
     level = _level(template) if record or template[:1].isalpha() else None
@@ -369,15 +321,15 @@ def classify_template(template: str) -> LineClass:
         return LineClass(PLAIN, "", 0, True)
     if formats.is_frame(template):
         return LineClass(FRAME, "frame")
-    if " " not in template and _PATH_ONLY.match(template):
+    if " " not in template and rules.PATH_ONLY.match(template):
         return _PLAIN  # a file listing's path is never an error, whatever its name says
 
-    if template[:1] in (" ", "I", "f") and _INCLUDE.match(template) and _location(template):
+    if template[:1] in (" ", "I", "f") and rules.INCLUDE.match(template) and _location(template):
         return LineClass(COORD, "include")
     located = _LOCATION.search(template) if "#" in template else None
     if located is not None:
         # The severity word right after the location is the tool's own verdict on the line.
-        if _LOCATED_SOFT.match(template[located.end() :].lstrip(":) ")):
+        if rules.LOCATED_SOFT.match(template[located.end() :].lstrip(":) ")):
             return LineClass(COORD, "located_warning")
         if _hard(template, low):
             return LineClass(COORD, "error")

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 
 from summarizer.output import coordinates as co
-from summarizer.output import formats
+from summarizer.output import formats, rules
 from summarizer.output.classify import FamilyCounts
 from summarizer.output.frames import TraceBlock
 from summarizer.output.lines import MAX_LINE_BYTES, Chunk, clean_chunk, decode_line, is_binary, scan_windows
@@ -375,7 +375,7 @@ class Engine:
         tail = template[-40:].rstrip()
         if not tail.endswith(b":") and b"rror" not in template[:300]:
             return
-        found = co.ERROR_BLOCK.search(decode_line(template[:300]))
+        found = rules.ERROR_BLOCK.search(decode_line(template[:300]))
         indent = len(raw) - len(raw.lstrip())
         if found is not None:
             digits = re.search(rb"\d+", raw[found.start(1) :])

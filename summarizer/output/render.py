@@ -5,27 +5,25 @@ target, then pattern summaries. Every kept text goes through :func:`summarizer.s
 after the coordinates were extracted from the original, so a secret never reaches the rendering.
 
 Body lines read ``N: text`` for coordinates and ``N~ text`` for samples (N is the 1-based line
-number in the original). Identical messages appear once with ``[×K, lines ...]``. A location line
-whose message has the same shape as an earlier one (quoted arguments aside) keeps its location and
-its code, and adds only the quoted arguments that differ: ``x.js(9,8): error TS2339: 'set'`` means
-"the TS2339 message shown earlier, with 'set'". When one code has several shapes, ``[=N]`` names
-the line whose message applies. Nothing is lost, and dense compiler output shrinks by a third.
+number in the original). Identical messages appear once with ``[×K, lines ...]``; repeated
+compiler messages are compacted (:mod:`~summarizer.output.compact`), runs of one file factored and
+warnings grouped (:mod:`~summarizer.output.grouping`); the header's verdicts come from
+:mod:`~summarizer.output.verdicts`. Nothing is lost: :func:`grouping.expand` restores every row.
 """
 
 from __future__ import annotations
 
-import re
-
 from summarizer.output import coordinates as co
+from summarizer.output import verdicts
 from summarizer.output.classify import Classification
+from summarizer.output.compact import Messages, body_line
 from summarizer.output.engine import CoordEntry, Engine
-from summarizer.output.frames import is_third_party
 from summarizer.output.grouping import factor, group_warnings, merge_numeric, render_groups, source_file
-from summarizer.output.lines import RENDER_LINE_CHARS, decode_line, truncate_for_render
+from summarizer.output.lines import decode_line, truncate_for_render
 from summarizer.output.models import Coordinate, OutputOptions, OutputResult, PatternSummary, Sample
 from summarizer.output.originals import OriginalStore
 from summarizer.output.patterns import merge_templates
-from summarizer.output.runners import RunCounts, failing_names, run_counts
+from summarizer.output.verdicts import all_pass, failing_tests, run_counts_of
 from summarizer.scrub import scrub
 from summarizer.tokens import count_tokens
 
@@ -33,32 +31,6 @@ __all__ = ["passthrough_result", "render", "restore_hint"]
 
 _SAMPLE_CHARS = 300
 _PATTERN_CHARS = 200
-_ERROR_KINDS = {
-    "error",
-    "exception",
-    "failing_test",
-    "alert",
-    "location",
-    "docker_event",
-    "diagnostic",
-    "conflict",
-    "http_5xx",
-    "error_in_line",
-    "error_block",
-}
-# What "first error" may point at: a line that is an error by its format's own rules. Failure
-# headers, bare locations and request failures only when no such line exists.
-_FIRST_ERROR_KINDS = (
-    "error",
-    "exception",
-    "error_block",
-    "diagnostic",
-    "conflict",
-    "alert",
-    "docker_event",
-    "error_in_line",
-)
-_FALLBACK_KINDS = ("failing_test", "http_5xx", "location")
 _GROUPED_KINDS = {"located_warning", "include"}
 # Located warnings are listed in full up to this many; past it they are grouped by (file, code).
 _WARNINGS_IN_FULL = 12
@@ -67,15 +39,6 @@ _LEGEND = (
     " these args, 〃 = as the row above; after '@ file': '[N: ]…x' = 'N: file x', no N = next line) ---"
 )
 _WARNINGS_TITLE = "--- warnings and notes by (file, code): source lines, output lines, one example ---"
-_DITTO = "〃"
-# pytest's "> source" line shows where it failed and a traceback's first line only opens it: the
-# error is the E line or the exception line after them.
-_NOT_FIRST = re.compile(r">|Traceback \(most recent call last\)")
-_ERROR_START = re.compile(r"\s*(?:[\w.]*(?:Error|Exception)\b|ERROR\b|error\b|fatal\b|FATAL\b|FAIL)")
-_CODED_PREFIX = re.compile(r"^\W*(?:fatal )?error ([A-Z]+\d+):$")
-_CODE_TAIL = re.compile(r"\s+\[[\w-]+\]\s*$")
-_QUOTED = re.compile(r"'[^']*'|`[^`]*`|\"[^\"]*\"")
-_MESSAGE = re.compile(r"^(?P<prefix>\W{0,4}(?:(?:fatal )?error|warning)\b[^:]{0,20}:)\s*(?P<rest>.{12,})$")
 
 
 def _count(text: str, piece: int = 1 << 18) -> int:
@@ -135,86 +98,6 @@ def _coordinates(engine: Engine, clean: _Scrubbed) -> list[Coordinate]:
     return out
 
 
-def _short(arg: str) -> str:
-    # Long quoted arguments (absolute paths) keep their informative tail.
-    return arg if len(arg) <= 22 else arg[0] + "…" + arg[-18:]
-
-
-class _Messages:
-    """Remembers message shapes per location-bearing error, for back-references."""
-
-    def __init__(self) -> None:
-        self.first: dict[tuple[str, str], tuple[int, frozenset[str]]] = {}
-        self.code_shape: dict[str, str] = {}
-        self.last_args: dict[tuple[str, str], list[str]] = {}
-
-
-def _body_line(coord: Coordinate, entry_note: str, seen: _Messages, full_bytes: int | None = None) -> str:
-    text = coord.text
-    if coord.location and coord.kind in _ERROR_KINDS:
-        after = text.split(coord.location, 1)[1] if coord.location in text else ""
-        match = _MESSAGE.match(after)
-        if match:
-            rest = match.group("rest").strip()
-            prefix = match.group("prefix")
-            # The message's shape with its quoted arguments blanked: compiler messages repeat it.
-            shape = _QUOTED.sub("'…'", rest)
-            first_seen = seen.first.get((prefix, shape))
-            if first_seen is not None:
-                first, first_args = first_seen
-                head = text[: text.index(coord.location) + len(coord.location)]
-                # Only the arguments that differ from line `first`; the rest is exactly that message.
-                shown = [_short(a) for a in _QUOTED.findall(rest) if a not in first_args]
-                previous = seen.last_args.get((prefix, shape), [])
-                seen.last_args[(prefix, shape)] = shown
-                # A trailing argument equal to the previous row's of this message is a ditto.
-                if len(shown) >= 2 and len(previous) == len(shown) and shown[-1] == previous[-1]:
-                    shown = [*shown[:-1], _DITTO]
-                args = " ".join(shown)
-                # When this code only ever had this one shape, the code alone says which message.
-                ref = "" if seen.code_shape.get(prefix) == shape else f" [={first}]"
-                # The tool's own error code ([arg-type]) names the rule: it stays on every line.
-                code = _CODE_TAIL.search(rest)
-                tail = code.group().strip() if code and code.group().strip() not in args else ""
-                # A repeat names its code alone (": TS2339"); the code's first line has the words.
-                short = _CODED_PREFIX.sub(r" \1", prefix)
-                return f"{coord.line}: {head}{short}{ref} {args} {tail}".rstrip() + entry_note
-            seen.first[(prefix, shape)] = (coord.line, frozenset(_QUOTED.findall(rest)))
-            seen.code_shape.setdefault(prefix, shape)
-    whole = truncate_for_render(text, line_no=coord.line, full_bytes=full_bytes, limit=RENDER_LINE_CHARS)
-    return f"{coord.line}: {whole}{entry_note}"
-
-
-def _failing_tests(coords: list[Coordinate]) -> list[str]:
-    return failing_names(c.text for c in coords if c.kind == "failing_test")
-
-
-def _first_error(coords: list[Coordinate]) -> Coordinate | None:
-    """The first line that is an error by its format's rules, preferring the project's own code."""
-    for kinds in (_FIRST_ERROR_KINDS, _FALLBACK_KINDS):
-        # pytest's "> source" line shows where it failed; the E line after it is the error.
-        found = [c for c in coords if c.kind in kinds and not _NOT_FIRST.match(c.text)]
-        own = [c for c in found if not is_third_party(c.text)]
-        # An indented line continues the message above it (tsc's "Overload 1 of 2 ..."), unless
-        # it is itself an error line (pip indents its subprocess's "ERROR: ...").
-        heads = [c for c in own if not c.text[:1].isspace() or _ERROR_START.match(c.text)]
-        heads = heads or [c for c in found if not c.text[:1].isspace()]
-        if heads or own or found:
-            return (heads or own or found)[0]
-    return None
-
-
-def _counts(coords: list[Coordinate]) -> RunCounts | None:
-    return run_counts(c.text for c in coords if c.kind in ("summary", "failing_test", "error"))
-
-
-def all_pass(engine: Engine) -> bool:
-    """A test run where everything passed: passing tests counted, no failure of any kind."""
-    if not engine.passed:
-        return False
-    return not any(e.kind in _ERROR_KINDS or e.kind in ("warning", "detail") for e in engine.coords.values())
-
-
 def render(
     engine: Engine,
     *,
@@ -241,9 +124,9 @@ def render(
     # Soft lines are coordinates too: every one of their patterns is shown, so none is capped.
     soft_patterns = merge_templates(rows["soft"], cap=None)
     patterns_all = merge_templates(rows["plain"])
-    failing = _failing_tests(coords)
-    first_error = _first_error(coords)
-    counts = _counts(coords)
+    failing = failing_tests(coords)
+    first_error = verdicts.first_error(coords)
+    counts = run_counts_of(coords)
     collapse = all_pass(engine)
     grouped = [c for c in coords if c.kind in _GROUPED_KINDS]
     listed = [c for c in coords if c.kind not in _GROUPED_KINDS]
@@ -291,7 +174,7 @@ def render(
     # Tier 1: coordinates (never dropped), frame markers and one line per soft pattern.
     body: list[tuple[float, str]] = []
     files: dict[float, str] = {}
-    seen_messages = _Messages()
+    seen_messages = Messages()
     for coord in listed:
         entry = entries.get(coord.line)
         note = _lines_note(entry, None) if entry else ""
@@ -299,7 +182,7 @@ def render(
             note = f"  [×{entry.count}, lines {entry.line}…{entry.last_line}]"
         note = merged_notes.get(coord.line, note)
         full = entry.full_bytes if entry else None
-        body.append((coord.line, _body_line(coord, note, seen_messages, full)))
+        body.append((coord.line, body_line(coord, note, seen_messages, full)))
         file = source_file(coord.location)
         if file and coord.text.startswith(file) and coord.kind != "frame":
             files[coord.line] = file
@@ -463,8 +346,8 @@ def passthrough_result(
     text, found = scrub(decoded)
     clean = _Scrubbed()
     coords = _coordinates(engine, clean)
-    counts = _counts(coords)
-    failing = _failing_tests(coords)
+    counts = run_counts_of(coords)
+    failing = failing_tests(coords)
     return OutputResult(
         classification=classification,
         original_tokens=original_tokens,
