@@ -124,8 +124,10 @@ def grep_rate(path: Path) -> tuple[float, float, str]:
 def compress_child(path: Path, store: Path) -> dict[str, float]:
     """Compress ``path`` in a fresh interpreter; returns its timings and peak RSS."""
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(path), str(store)], capture_output=True, text=True, check=True
+        [sys.executable, "-c", _CHILD, str(path), str(store)], capture_output=True, text=True, check=False
     )
+    if done.returncode != 0:
+        raise SystemExit(f"compressing {path} failed:\n{done.stderr[-2000:]}")
     result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
 
