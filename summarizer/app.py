@@ -113,7 +113,8 @@ def build_originals(settings: Settings) -> OriginalStore:
     """The content-addressed store of tool output originals (``summarizer restore`` reads it)."""
     from summarizer.output import OriginalStore
 
-    return OriginalStore(settings.store_dir)
+    # Retention (SUMMARIZER_ORIGINALS_MAX_BYTES / _MAX_AGE) is read here, at the one root.
+    return OriginalStore.configured(settings.store_dir, os.environ)
 
 
 def open_memory(settings: Settings) -> tuple[MemoryBackend | None, str | None]:

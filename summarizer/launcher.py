@@ -1,4 +1,11 @@
-"""The ``summarizer`` console entry point, with a cold path for ``summarizer score``.
+"""The ``summarizer`` console entry point, with cold paths for ``score``, ``run``, ``output`` and ``hook``.
+
+``summarizer run``, ``summarizer output`` and ``summarizer hook claude`` sit in front of every
+command an agent runs, so they are dispatched here before anything else is imported: their
+modules (:mod:`summarizer.agents.run`, :mod:`summarizer.agents.cold_output`,
+:mod:`summarizer.agents.hook`) use the standard library until the input proves it needs more.
+This module itself imports nothing beyond ``os`` and ``sys`` at load time for the same reason
+(``typing``, ``dataclasses`` and the phase-gate package alone cost a third of ``python -c pass``).
 
 Agents call ``summarizer score`` once per entry, so its start-up time is a measured goal (at most
 ten times ``python -c pass``, ``evals/bench_score.py``). click and pydantic alone cost more than
@@ -22,34 +29,30 @@ most of that budget, so the hot commands are answered here and everything else g
 
 from __future__ import annotations
 
-import io
 import os
 import sys
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
-from summarizer.phasegate.render import score_report
-
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy reads the name)
 if TYPE_CHECKING:
-    pass
+    from collections.abc import Callable, Sequence
+    from typing import Any
 
-__all__ = ["main", "score_report", "try_cold_score"]
+__all__ = ["main", "try_cold_score"]
 
 _VALUE_OPTIONS = {"--text": "text", "--files": "files", "--status": "status", "--from": "from_agent",
                   "--to": "to_agent", "--phase": "phase"}  # fmt: skip
 
 
-@dataclass
 class _Call:
-    entry: str | None = None
-    as_json: bool = False
-    text: str | None = None
-    files: str | None = None
-    status: str | None = None
-    from_agent: str | None = None
-    to_agent: str | None = None
-    phase: str | None = None
+    def __init__(self) -> None:
+        self.entry: str | None = None
+        self.as_json = False
+        self.text: str | None = None
+        self.files: str | None = None
+        self.status: str | None = None
+        self.from_agent: str | None = None
+        self.to_agent: str | None = None
+        self.phase: str | None = None
 
 
 def _parse(args: Sequence[str]) -> _Call | None:
@@ -134,6 +137,7 @@ def try_cold_score(args: Sequence[str], read_stdin: Callable[[], bytes]) -> str 
     """
     from summarizer.jsonio import pretty
     from summarizer.phasegate.entry_rules import light_entry
+    from summarizer.phasegate.render import score_report
     from summarizer.phasegate.service import score_one
 
     call = _parse(args)
@@ -171,6 +175,8 @@ def _cold_path(args: list[str]) -> bool:
     output = try_cold_score(args[1:], read_stdin)
     if output is None:
         if consumed:  # the click command reads stdin again
+            import io
+
             encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
             sys.stdin = io.TextIOWrapper(io.BytesIO(consumed[0]), encoding=encoding)
         return False
@@ -190,7 +196,21 @@ def _cold_path(args: list[str]) -> bool:
 
 def main() -> None:
     """The ``summarizer`` command."""
-    if _cold_path(sys.argv[1:]):
+    args = sys.argv[1:]
+    if args and args[0] == "run":
+        from summarizer.agents.run import main as run
+
+        sys.exit(run(args[1:]))
+    if args[:2] == ["hook", "claude"]:
+        from summarizer.agents.hook import main as hook
+
+        sys.exit(hook(args[2:]))
+    if args and args[0] == "output":
+        from summarizer.agents.cold_output import try_cold_output
+
+        if try_cold_output(args[1:]):
+            return
+    if _cold_path(args):
         return
     from summarizer.cli import main as cli
 

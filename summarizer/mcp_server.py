@@ -207,11 +207,12 @@ def _register_phase(server: MCPServer[Any]) -> None:
 def _register_output(server: MCPServer[Any], settings: Settings) -> None:
     @server.tool()
     def output_compress(output: str, target_tokens: int | None = None, exit_code: int | None = None,
-                        floor_tokens: int | None = None) -> CallToolResult:
+                        floor_tokens: int | None = None, envelope: bool = False) -> CallToolResult:
         """Compress a build log, test trace or log dump; every error coordinate survives.
 
-        Returns the compressed text with its envelope (tokens before/after, coordinates, restore id).
-        The full output is kept: ``output_restore`` with the ``restore_id`` gives it back.
+        Returns what ``summarizer output`` prints: small outputs unchanged, large ones compressed,
+        the last line naming the restore id (``output_restore`` gives the full output back).
+        ``envelope: true`` returns the JSON envelope (tokens, coordinates, patterns) instead.
         """
 
         def work() -> str:
@@ -226,7 +227,9 @@ def _register_output(server: MCPServer[Any], settings: Settings) -> None:
                                     **({"floor_tokens": floor_tokens} if floor_tokens is not None else {}))
             result = compress_output(io.BytesIO(output.encode("utf-8")), app.build_originals(settings),
                                      options)
-            return _json(result.model_dump(mode="json"))
+            from summarizer.agents.mcp_reply import output_reply
+
+            return output_reply(result, envelope=envelope)
 
         return _guard(work)
 

@@ -3,13 +3,20 @@
 Public entry points: :func:`run_gate` (one batch into the bank), :func:`close_sprint` and
 :func:`injection_block` (the wisdom bridge). One concept per module:
 
-* effects: ``atomic`` (crash-safe writes, stale cleanup, the lock), ``layout`` (paths, loading);
-* files: ``markdown`` (sections, tables, located errors), ``entry`` (an entry and its content hash),
-  ``active_context``, ``ledger`` (budget carryover), ``progress_log``, ``xref``, ``zz``, ``archive``;
-* rules: ``artifacts`` (``.tmp/``), ``xref_rules``, ``trim`` (C7), ``engine`` (the phase engine's
-  scoring, templates and masks adapted to the bank);
-* flow: ``phase_plan`` + ``gate`` (pure planning, then ordered atomic writes), ``report``,
-  ``sprint`` (C5 and the wisdom bridge), ``llm_lines`` (the optional LLM seam).
+* effects: ``atomic`` (crash-safe writes, stale cleanup, the lock, the writability check),
+  ``layout`` (paths, loading);
+* files: ``markdown`` (sections, tables, located errors), ``entry`` (an entry, its key and content
+  hash), ``active_context``, ``handoff`` (Unfinished, Review Verdicts), ``ledger`` (budget carryover
+  and the phase plan), ``progress_log``, ``xref``, ``zz``, ``archive``, ``state_file`` (the sidecar
+  ``_bank-state.json`` that holds the bookkeeping, so the markdown holds none);
+* rules: ``artifacts`` (``.tmp/``), ``xref_rules``, ``trim`` (C7), ``subtasks`` (which row an entry
+  is), ``engine`` (the phase engine's scoring, templates and masks adapted to the bank);
+* flow: ``request`` (what a gate is asked), ``prepare`` (preflight, scrub, score, hash),
+  ``phase_plan`` + ``gate`` (pure planning, then ordered atomic writes), ``report``, ``sprint`` (C5,
+  the wisdom bridge and its pasteable ``--inject`` hints), ``llm_lines`` (the optional LLM seam).
+
+Imports run one way (a test checks there is no circle): ``request`` and ``prepare`` at the bottom,
+then the file modules, ``phase_plan``, ``gate``, and ``sprint``/``llm_lines`` on top.
 """
 
 from __future__ import annotations

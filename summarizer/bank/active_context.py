@@ -3,22 +3,37 @@
 Layout (sections may come in any order; unknown sections are kept verbatim where they are)::
 
     # Active Context
+    ## Unfinished                what is not complete, with agent and reason (handoff.py)
+    ## Review Verdicts           APPROVED / REQUEST CHANGES with the reviewer (handoff.py)
     ## Completed Phases          budgeted entries, grouped by ``### Phase <id> — <feature>``
     ## Plans                     | Date | Feature | Plan | Status |   (C4, one row per (date, feature))
     ## Budget Ledger             per-phase budget, carry-in and carryover (see ledger.py)
 
-Inside ``## Completed Phases`` anything we did not write (hand-written bullets, foreign ``###``
-groups) is kept verbatim and in place. Every non-blank foreign line counts one budget-line toward
-the 100-line cap, because it costs the reader just as much, but is never trimmed.
+The file holds no markers: an entry is recognised by the key its header line shows (date, agent,
+subtask; phase and feature from its group) together with its record in the sidecar state file
+(:mod:`summarizer.bank.state_file`). Inside ``## Completed Phases`` anything else (hand-written
+bullets, foreign ``###`` groups, an entry whose record is gone) is kept verbatim and in place.
+Every non-blank foreign line counts one budget-line toward the 100-line cap, because it costs the
+reader just as much, but is never trimmed.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from summarizer.bank.entry import BankEntry, parse_entry_block
+from summarizer.bank.entry import BankEntry, block_digest, parse_header, parse_marked_block, visible_lines
+from summarizer.bank.handoff import (
+    ReviewRow,
+    UnfinishedRow,
+    parse_reviews,
+    parse_unfinished,
+    render_reviews,
+    render_unfinished,
+    unfinished_rows,
+)
 from summarizer.bank.ledger import LedgerRow, parse_ledger, render_ledger
 from summarizer.bank.markdown import (
     BankFormatError,
@@ -39,6 +54,9 @@ __all__ = [
 
 TITLE = "# Active Context"
 COMPLETED, PLANS, LEDGER = "Completed Phases", "Plans", "Budget Ledger"
+UNFINISHED, REVIEWS = "Unfinished", "Review Verdicts"
+_OWN = (UNFINISHED, REVIEWS, COMPLETED, PLANS, LEDGER)
+Candidates = Mapping[tuple[str, str, str, str, str], list[tuple[BankEntry, str]]]
 PLAN_COLUMNS = ("Date", "Feature", "Plan", "Status")
 _GROUP_RE = re.compile(r"^### Phase (\S+) — (.+?)\s*$")
 Item = BankEntry | str  # a str is a foreign line kept verbatim
@@ -79,6 +97,8 @@ class ActiveContext:
     groups: list[PhaseGroup] = field(default_factory=list)
     plans: list[PlanRow] = field(default_factory=list)
     ledger: list[LedgerRow] = field(default_factory=list)
+    unfinished: list[UnfinishedRow] = field(default_factory=list)  # stored rows (partial is derived)
+    reviews: list[ReviewRow] = field(default_factory=list)
     # prose around the Plans / Ledger tables (hand-written notes), kept verbatim
     prose: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
 
@@ -105,7 +125,28 @@ class ActiveContext:
         return len(lines)
 
 
-def _parse_completed(section: Section, ctx: ActiveContext, path: Path | str) -> None:
+def _entry_of(
+    block: list[str], group: PhaseGroup, known: Candidates, *, path: Path | str, line: int
+) -> BankEntry | None:
+    """The entry a block shows: a marked block (previous version), or a header with a record."""
+    if "<!-- bank:" in block[0]:
+        return parse_marked_block(block, path=path, line=line)
+    header = parse_header(block[0])
+    if header is None or group.feature is None or group.phase is None:
+        return None
+    date, agent, subtask = header
+    candidates = known.get((group.feature, date, group.phase, agent, subtask), [])
+    if not candidates:
+        return None  # no record: a person wrote it (or the sidecar is gone); kept verbatim
+    visible = visible_lines(block) or ("",)
+    shown = block_digest(block)
+    # The current record, else the one the last gate replaced (a crash between the sidecar and this
+    # file), else the current one: a block edited by hand keeps the person's text.
+    record = next((entry for entry, digest in candidates if digest == shown), candidates[0][0])
+    return replace(record, lines=visible)
+
+
+def _parse_completed(section: Section, ctx: ActiveContext, path: Path | str, known: Candidates) -> None:
     lines = list(section.lines)
     current: PhaseGroup | None = None
     index = 0
@@ -120,53 +161,66 @@ def _parse_completed(section: Section, ctx: ActiveContext, path: Path | str) -> 
             ctx.groups.append(current)
             index += 1
             continue
-        if line.startswith("- ") and "<!-- bank:" in line:
+        if line.startswith("- ") and current is not None:
             block = [line]
-            while index + 1 < len(lines) and lines[index + 1].startswith("  - "):
-                index += 1
-                block.append(lines[index])
-            entry = parse_entry_block(block, path=path, line=number)
-            if current is None or current.feature is None:
-                raise BankFormatError(path, number, "entry is outside a '### Phase <id> — <feature>' group")
-            if (entry.feature, entry.phase) != (current.feature, current.phase):
-                raise BankFormatError(
-                    path,
-                    number,
-                    f"entry of phase {entry.phase!r} ({entry.feature}) sits under {current.heading!r}",
-                )
-            current.items.append(entry)
-        elif current is None:
+            while index + len(block) < len(lines) and lines[index + len(block)].startswith("  - "):
+                block.append(lines[index + len(block)])
+            entry = _entry_of(block, current, known, path=path, line=number)
+            if entry is not None:
+                if (entry.feature, entry.phase) != (current.feature, current.phase):
+                    raise BankFormatError(
+                        path,
+                        number,
+                        f"entry of phase {entry.phase!r} ({entry.feature}) sits under {current.heading!r}",
+                    )
+                current.items.append(entry)
+                index += len(block)
+                continue
+        elif line.startswith("- ") and "<!-- bank:" in line:
+            raise BankFormatError(path, number, "entry is outside a '### Phase <id> — <feature>' group")
+        if current is None:
             ctx.loose.append(line)
         else:
             current.items.append(line)
         index += 1
 
 
-def parse_active_context(text: str | None, *, path: Path | str) -> ActiveContext:
-    """Parse the file (``None`` = absent: an empty context). Errors name the file and line."""
+def parse_active_context(
+    text: str | None, *, path: Path | str, known: Candidates | None = None
+) -> ActiveContext:
+    """Parse the file (``None`` = absent: an empty context). Errors name the file and line.
+
+    ``known`` holds the sidecar's records by (feature, date, phase, agent, subtask); without it
+    only entries written with markers by the previous version are recognised.
+    """
     ctx = ActiveContext()
     if text is None:
         return ctx
+    known = known or {}
     seen: set[str] = set()
     for section in split_sections(text):
         if section.title is None:
             ctx.preamble = list(section.lines)
             continue
-        if section.title in seen and section.title in (COMPLETED, PLANS, LEDGER):
+        if section.title in seen and section.title in _OWN:
             raise BankFormatError(path, section.start, f"a second '## {section.title}' section")
         seen.add(section.title)
         ctx.order.append(section.title)
         if section.title == COMPLETED:
-            _parse_completed(section, ctx, path)
+            _parse_completed(section, ctx, path, known)
         elif section.title == PLANS:
             ctx.plans = [PlanRow(*cells) for _, cells in table_rows(section, PLAN_COLUMNS, path=path)]
             ctx.prose[PLANS] = around_table(section)
         elif section.title == LEDGER:
             ctx.ledger = parse_ledger(section, path=path)
             ctx.prose[LEDGER] = around_table(section)
+        elif section.title == UNFINISHED:
+            ctx.unfinished = parse_unfinished(section, path=path)
+        elif section.title == REVIEWS:
+            ctx.reviews = parse_reviews(section, path=path)
         else:
             ctx.raw[section.title] = list(section.lines)
-    keys: dict[tuple[str, str, str], str] = {}
+    keys: dict[tuple[str, str, str, str], str] = {}
     for entry in ctx.entries():
         if entry.key in keys:
             raise BankFormatError(path, None, f"entry key {entry.key!r} appears twice; delete one of them")
@@ -203,11 +257,18 @@ def _with_prose(ctx: ActiveContext, title: str, table: list[str]) -> list[str]:
 
 
 def render_active_context(ctx: ActiveContext) -> str:
-    """Render the whole file; sections we own are regenerated, the rest is kept verbatim."""
+    """Render the whole file; sections we own are regenerated, the rest is kept verbatim.
+
+    A file that lacks ``## Unfinished`` / ``## Review Verdicts`` gets them ahead of
+    ``## Completed Phases``: they are what the next agent must read first.
+    """
     order = list(ctx.order)
     for title in (COMPLETED, PLANS, LEDGER):
         if title not in order:
             order.append(title)
+    for title in (UNFINISHED, REVIEWS):
+        if title not in order:
+            order.insert(order.index(COMPLETED), title)
     preamble = _trim_blank(ctx.preamble) or [TITLE]
     out: list[str] = [*preamble, ""]
     for title in order:
@@ -221,6 +282,10 @@ def render_active_context(ctx: ActiveContext) -> str:
             )
         elif title == LEDGER:
             body = _with_prose(ctx, LEDGER, render_ledger(ctx.ledger))
+        elif title == UNFINISHED:
+            body = render_unfinished(unfinished_rows(ctx.unfinished, ctx.entries()))
+        elif title == REVIEWS:
+            body = render_reviews(ctx.reviews)
         else:
             body = _trim_blank(ctx.raw.get(title, []))
         out.extend([f"## {title}", "", *body, ""] if body else [f"## {title}", ""])

@@ -58,6 +58,8 @@ class ArtifactAction:
     decision: tuple[str, str, str] | None = None  # (type, summary, links_to) for Decision Links
     plan: bool = False
     flag: str | None = None
+    verdict: str | None = None  # a REVIEW's verdict (APPROVED, NEEDS_REVISION, FAILED)
+    details: str = ""  # "critical issues: 0, coverage: 87%"
 
 
 def classify(name: str) -> Artifact:
@@ -94,14 +96,17 @@ def _decision_sentence(text: str) -> str | None:
 
 def _review(artifact: Artifact, text: str) -> ArtifactAction:
     verdict = _verdict(text)
-    if verdict != "APPROVED":
-        why = f"verdict {verdict}" if verdict else "no verdict found"
-        return ArtifactAction(artifact, flag=f"{artifact.name}: {why}; not compressed, left in .tmp/")
     details = []
     if match := _CRITICAL.search(text):
         details.append(f"critical issues: {match.group(1)}")
     if match := _COVERAGE.search(text):
         details.append(f"coverage: {match.group(1).replace(' ', '')}")
+    if verdict != "APPROVED":
+        why = f"verdict {verdict}" if verdict else "no verdict found"
+        return ArtifactAction(
+            artifact, flag=f"{artifact.name}: {why}; not compressed, left in .tmp/", verdict=verdict,
+            details=", ".join(details),
+        )  # fmt: skip
     line = f"**Review:** APPROVED — {artifact.name}" + (f" ({', '.join(details)})" if details else "")
     decision: tuple[str, str, str] | None = None
     adr = _ADR_REF.search(text)
@@ -110,7 +115,9 @@ def _review(artifact: Artifact, text: str) -> ArtifactAction:
         decision = ("ADR" if adr else "decision", sentence, adr.group(1) if adr else "02-progress-log.md")
     elif adr:
         decision = ("ADR", f"ADR referenced by {artifact.name}", adr.group(1))
-    return ArtifactAction(artifact, delete=True, log_line=line, decision=decision)
+    return ArtifactAction(
+        artifact, delete=True, log_line=line, decision=decision, verdict=verdict, details=", ".join(details)
+    )
 
 
 def _disc(artifact: Artifact, text: str) -> ArtifactAction:

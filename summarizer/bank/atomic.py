@@ -38,6 +38,7 @@ __all__ = [
     "STALE_AFTER_S",
     "atomic_write",
     "bank_lock",
+    "check_writable",
     "clean_stale_temp",
     "remove_file",
 ]
@@ -113,6 +114,30 @@ def atomic_write(path: Path, text: str) -> None:
     _fsync_dir(directory)
     _writes_done += 1
     _maybe_crash(CRASH_AFTER_ENV, _writes_done)
+
+
+def check_writable(paths: list[Path]) -> None:
+    """Refuse the whole batch up front when any target cannot be written.
+
+    Atomic writes protect each file, but a target found unwritable half-way would leave the bank
+    with some files new and some old; checking first keeps "an error changes nothing".
+    """
+    for path in paths:
+        if path.is_dir():
+            raise StorageError(f"cannot write {str(path)!r}: it is a directory; move it away and re-run")
+        ancestor = path.parent
+        while not ancestor.exists():
+            ancestor = ancestor.parent
+        if not ancestor.is_dir():
+            raise StorageError(
+                f"cannot write {str(path)!r}: {str(ancestor)!r} is a file where a directory "
+                "is expected; move it away and re-run"
+            )
+        if not os.access(ancestor, os.W_OK | os.X_OK):
+            raise StorageError(
+                f"cannot write {str(path)!r}: {str(ancestor)!r} is not writable (read-only "
+                "filesystem or permissions); nothing was changed"
+            )
 
 
 def remove_file(path: Path) -> bool:

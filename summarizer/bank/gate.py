@@ -4,13 +4,16 @@ Flow, one batch under one lock:
 
 1. clean stale ``*.tmp`` partial writes (older than 5 minutes) and load the bank (every parse
    error names its file and line);
-2. :func:`plan_gate` (pure): preflight and score each entry, key it (date, phase, agent) with its
-   content hash, allocate the phase budget around what the bank already holds (carry-in from the
-   ledger), render, update the progress log, process the phase's ``.tmp/`` artifacts, add
-   cross-references, C7-trim, render the ZZ artifact. An escalation raises here: nothing written;
+2. :func:`plan_gate` (pure): preflight and score each entry, key it (date, phase, agent, subtask)
+   with its content hash, drop the rows a re-run no longer lists, record unfinished work and
+   review verdicts, allocate the phase budget under the feature's phase plan around what the bank
+   already holds (carry-in from the ledger), render, update the progress log, process the phase's
+   ``.tmp/`` artifacts, add cross-references, C7-trim, render the ZZ artifact. An escalation
+   raises here: nothing written;
 3. write every changed file atomically, in an order that keeps a crash harmless: the ID counter
    before the index (a crash leaves a gap, never a reused ID), the archive before the trimmed
-   active context, the ZZ artifact last, then delete the processed artifacts.
+   active context, the sidecar state file before the markdown it describes, the ZZ artifact
+   last, then delete the processed artifacts.
 
 Files whose new text equals the old are not written, so a re-run leaves every byte (and mtime)
 as it was. Every text that reaches a file is scrubbed first (Layer 2) and is built only from the
@@ -20,7 +23,7 @@ structured fields Layer 1 allows plus the rendered summary lines.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -28,23 +31,21 @@ from summarizer.bank import atomic
 from summarizer.bank.active_context import ActiveContext, render_active_context
 from summarizer.bank.archive import append_entries, archive_file
 from summarizer.bank.engine import mask_fields, template_lines
+from summarizer.bank.entry import BankEntry
+from summarizer.bank.handoff import unfinished_rows
 from summarizer.bank.layout import BankState, load_state
-from summarizer.bank.phase_plan import PlanContext, apply_artifacts, apply_entries, prepare_entries
+from summarizer.bank.phase_plan import PlanContext, apply_artifacts, apply_entries
+from summarizer.bank.prepare import prepare_entries
 from summarizer.bank.progress_log import ProgressLog, render_progress_log
 from summarizer.bank.report import GateReport
-from summarizer.bank.request import GateRequest
+from summarizer.bank.request import GateRequest, Summarize
+from summarizer.bank.state_file import LogRecord, StateFile, render_state_file
 from summarizer.bank.trim import trim
 from summarizer.bank.xref import XrefIndex, render_next_ids, render_xref
 from summarizer.bank.zz import render_zz
-from summarizer.errors import InputError, StorageError
-from summarizer.phasegate.models import SubtaskSummary
-from summarizer.phasegate.scoring import Band
+from summarizer.errors import InputError
 
-__all__ = ["GatePlan", "GateRequest", "Summarize", "check_writable", "plan_gate", "run_gate", "write_plan"]
-
-
-Summarize = Callable[[Sequence[tuple[SubtaskSummary, Band, tuple[str, ...]]]], list[tuple[str, ...]]]
-"""``[(scrubbed entry, band, template lines)] -> [lines]``: the semantic-summary seam (an LLM)."""
+__all__ = ["GatePlan", "GateRequest", "Summarize", "next_state_file", "plan_gate", "run_gate", "write_plan"]
 
 
 @dataclass(slots=True)
@@ -56,17 +57,48 @@ class GatePlan:
     report: GateReport | None = None
 
 
+def _log_records(log: ProgressLog) -> list[LogRecord]:
+    return [LogRecord(s.heading, s.digest, s.shown()) for s in log.sections if s.digest]
+
+
+def next_state_file(
+    old: StateFile, loaded: list[BankEntry], loaded_log: list[LogRecord], state: BankState
+) -> StateFile:
+    """The sidecar after this gate: current records, plus the versions this gate replaced or removed.
+
+    ``previous`` is what lets a gate killed between the sidecar and the markdown be re-run to the
+    same bytes (see :mod:`summarizer.bank.state_file`); a gate that changes no record keeps it.
+    """
+    entries = state.active.entries()
+    log = _log_records(state.log)
+    now = {(e.feature, *e.key): e for e in entries}
+    previous = old.previous
+    if entries != loaded:
+        previous = [e.record() for e in loaded if now.get((e.feature, *e.key)) != e]
+    now_log = {r.heading: r for r in log}
+    log_previous = (
+        [r for r in loaded_log if now_log.get(r.heading) != r] if log != loaded_log else old.log_previous
+    )
+    return StateFile(
+        entries=[e.record() for e in entries], previous=previous, log=log, log_previous=log_previous
+    )
+
+
 def plan_gate(state: BankState, request: GateRequest) -> GatePlan:
     """Compute the whole gate on values; raises before anything is written."""
     paths = state.paths
-    prepared = prepare_entries(request)
+    loaded, loaded_log = state.active.entries(), _log_records(state.log)
+    batch = prepare_entries(request)
     plan_ctx = PlanContext(state=state, request=request)
-    apply_entries(plan_ctx, prepared)
-    apply_artifacts(plan_ctx, prepared)
+    apply_entries(plan_ctx, batch)
+    apply_artifacts(plan_ctx, batch)
     archive_path = archive_file(paths.root, request.date, "compressed-entries")
     trimmed = trim(state.active, paths.rel(archive_path))
     if trimmed.flag:
         plan_ctx.flags.append(trimmed.flag)
+    archived = [(e, "dropped: its batch no longer lists it") for e in plan_ctx.dropped] + list(
+        trimmed.archived
+    )
 
     plan = GatePlan()
 
@@ -75,6 +107,7 @@ def plan_gate(state: BankState, request: GateRequest) -> GatePlan:
         render_xref(XrefIndex()),
         render_progress_log(ProgressLog()),
         render_active_context(ActiveContext()),
+        render_state_file(StateFile()),
     }
 
     def stage(path: Path, text: str | None) -> None:
@@ -85,16 +118,35 @@ def plan_gate(state: BankState, request: GateRequest) -> GatePlan:
 
     stage(paths.next_ids, render_next_ids(state.xref.next_ids) if state.xref.added else None)
     stage(paths.xref, render_xref(state.xref))
-    if trimmed.archived:
-        stage(archive_path, append_entries(state.current(archive_path), request.date, trimmed.archived))
+    if archived:
+        stage(archive_path, append_entries(state.current(archive_path), request.date, archived))
+    # The sidecar goes before the markdown it describes: see state_file's crash-safety note.
+    stage(paths.state, render_state_file(next_state_file(state.sidecar, loaded, loaded_log, state)))
     stage(paths.progress, render_progress_log(state.log))
     stage(paths.active, render_active_context(state.active))
     zz_names = []
-    for feature, phase in plan_ctx.groups:
-        group = state.active.group(feature, phase)
-        row = next(r for r in state.active.ledger if (r.feature, r.phase) == (feature, phase))
+    # Every phase the batch touched; a batch of unfinished work only still gets its hand-off.
+    groups = list(dict.fromkeys([*plan_ctx.groups, *((request.feature, u.phase) for u in batch[2])]))
+    for feature, phase in groups:
+        group = state.active.group(feature, phase) if (feature, phase) in plan_ctx.groups else None
+        row = next((r for r in state.active.ledger if (r.feature, r.phase) == (feature, phase)), None)
         refs = [x for x in state.xref.entities if x.phase == f"P{phase}"]
-        stage(paths.zz(phase), render_zz(phase, group.entries(), row, refs, mask_fields))
+        unfinished = [
+            u
+            for u in unfinished_rows(state.active.unfinished, state.active.entries())
+            if u.feature == feature
+        ]
+        reviews = [r for r in state.active.reviews if (r.feature, r.phase) == (feature, phase)]
+        text = render_zz(
+            phase,
+            group.entries() if group else [],
+            row,
+            refs,
+            mask_fields,
+            unfinished=unfinished,
+            reviews=reviews,
+        )
+        stage(paths.zz(phase), text)
         zz_names.append(paths.rel(paths.zz(phase)))
     plan.deletes = [paths.tmp / name for name in plan_ctx.delete]
     plan.report = plan_ctx.report(
@@ -106,33 +158,9 @@ def plan_gate(state: BankState, request: GateRequest) -> GatePlan:
     return plan
 
 
-def check_writable(paths: list[Path]) -> None:
-    """Refuse the whole batch up front when any target cannot be written.
-
-    Atomic writes protect each file, but a target found unwritable half-way would leave the bank
-    with some files new and some old; checking first keeps "an error changes nothing".
-    """
-    for path in paths:
-        if path.is_dir():
-            raise StorageError(f"cannot write {str(path)!r}: it is a directory; move it away and re-run")
-        ancestor = path.parent
-        while not ancestor.exists():
-            ancestor = ancestor.parent
-        if not ancestor.is_dir():
-            raise StorageError(
-                f"cannot write {str(path)!r}: {str(ancestor)!r} is a file where a directory "
-                "is expected; move it away and re-run"
-            )
-        if not os.access(ancestor, os.W_OK | os.X_OK):
-            raise StorageError(
-                f"cannot write {str(path)!r}: {str(ancestor)!r} is not writable (read-only "
-                "filesystem or permissions); nothing was changed"
-            )
-
-
 def write_plan(plan: GatePlan) -> None:
     """Apply a plan: atomic writes in order, then deletions (a missing file is a silent skip)."""
-    check_writable([path for path, _ in plan.writes])
+    atomic.check_writable([path for path, _ in plan.writes])
     for path, text in plan.writes:
         atomic.atomic_write(path, text)
     for path in plan.deletes:
@@ -174,7 +202,7 @@ def run_gate(
 
 
 def _with_semantic(request: GateRequest, summarize: Summarize) -> GateRequest:
-    prepared, _ = prepare_entries(request)
+    prepared = prepare_entries(request)[0]
     wanted = [p for p in prepared if p.score.priority in ("CRITICAL", "HIGH")]
     if not wanted:
         return request

@@ -2,8 +2,9 @@
 
 Layout under the bank root (default ``.pantheon/memory-bank``, SPEC.md "Files")::
 
-    01-active-context.md            Completed Phases, Plans, Budget Ledger
+    01-active-context.md            Unfinished, Review Verdicts, Completed Phases, Plans, Budget Ledger
     02-progress-log.md              one section per compressed entry
+    _bank-state.json                the sidecar: entry records, log hashes (state_file.py)
     _xref/index.md                  By Feature, By Entity, Decision Links
     _xref/_next_id.json             next ID per prefix (C, D, E, M)
     .tmp/                           artifacts, ZZ-phase{P}-context.md, compress.lock
@@ -21,6 +22,7 @@ from summarizer.bank.active_context import ActiveContext, parse_active_context
 from summarizer.bank.artifacts import Artifact, classify
 from summarizer.bank.markdown import BankFormatError, read_bank_text
 from summarizer.bank.progress_log import ProgressLog, parse_progress_log
+from summarizer.bank.state_file import StateFile, parse_state_file
 from summarizer.bank.xref import XrefIndex, parse_xref
 
 __all__ = ["BankPaths", "BankState", "load_state"]
@@ -41,6 +43,11 @@ class BankPaths:
     def progress(self) -> Path:
         """``02-progress-log.md``."""
         return self.root / "02-progress-log.md"
+
+    @property
+    def state(self) -> Path:
+        """``_bank-state.json``: the sidecar state file."""
+        return self.root / "_bank-state.json"
 
     @property
     def xref(self) -> Path:
@@ -79,6 +86,7 @@ class BankState:
     xref: XrefIndex
     artifacts: list[tuple[Artifact, str]] = field(default_factory=list)
     texts: dict[Path, str | None] = field(default_factory=dict)
+    sidecar: StateFile = field(default_factory=StateFile)
 
     def current(self, path: Path) -> str | None:
         """The text ``path`` had when loaded (reading it now if it was not part of the load)."""
@@ -109,12 +117,15 @@ def load_state(root: Path) -> BankState:
     paths = BankPaths(root)
     if root.exists() and not root.is_dir():
         raise BankFormatError(root, None, "the bank path is a file, not a directory")
-    texts = {p: read_bank_text(p) for p in (paths.active, paths.progress, paths.xref, paths.next_ids)}
+    names = (paths.active, paths.progress, paths.xref, paths.next_ids, paths.state)
+    texts = {p: read_bank_text(p) for p in names}
+    sidecar = parse_state_file(texts[paths.state], path=paths.state)
     return BankState(
         paths=paths,
-        active=parse_active_context(texts[paths.active], path=paths.active),
-        log=parse_progress_log(texts[paths.progress], path=paths.progress),
+        active=parse_active_context(texts[paths.active], path=paths.active, known=sidecar.entry_candidates()),
+        log=parse_progress_log(texts[paths.progress], path=paths.progress, known=sidecar.log_candidates()),
         xref=parse_xref(texts[paths.xref], texts[paths.next_ids], path=paths.xref, ids_path=paths.next_ids),
         artifacts=_artifacts(paths),
         texts=texts,
+        sidecar=sidecar,
     )

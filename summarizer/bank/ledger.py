@@ -10,6 +10,11 @@ Rules for carry-in (documented in docs/memory-bank.md):
 * a phase gated for the first time takes the carryover of the last ledger row of its feature;
 * a phase gated again keeps the carry-in recorded the first time, so re-runs are stable and
   byte-identical; a later change to an earlier phase does not ripple forward.
+
+The phase plan (how many phases the feature is estimated to take) is the ledger's "Estimated
+phases" column: the first gate of a feature records it (8 when not given), later gates reuse it
+(a phase gated again keeps its own row's figure, a new phase takes the feature's latest), and a
+different ``--estimated-phases`` is an explicit change that :func:`resolve_plan` reports.
 """
 
 from __future__ import annotations
@@ -19,9 +24,11 @@ from pathlib import Path
 
 from summarizer.bank.entry import format_cost
 from summarizer.bank.markdown import BankFormatError, Section, render_table, table_rows
+from summarizer.bank.request import DEFAULT_ESTIMATED_PHASES
 from summarizer.phasegate.budget import TOTAL_BUDGET, carryover, per_phase_budget
 
 __all__ = [
+    "DEFAULT_ESTIMATED_PHASES",
     "LEDGER_COLUMNS",
     "TOTAL_BUDGET",
     "LedgerRow",
@@ -30,6 +37,7 @@ __all__ = [
     "parse_ledger",
     "per_phase_budget",
     "render_ledger",
+    "resolve_plan",
 ]
 
 LEDGER_COLUMNS = (
@@ -77,6 +85,19 @@ class LedgerRow:
             format_cost(self.used),
             str(self.carryover),
         ]
+
+
+def resolve_plan(
+    rows: list[LedgerRow], feature: str, phase: str, requested: int | None
+) -> tuple[int, int | None, bool]:
+    """``(estimated phases to use, the recorded figure it replaces or None, recorded before)``."""
+    own = [row for row in rows if (row.feature, row.phase) == (feature, phase)]
+    mine = own or [row for row in rows if row.feature == feature]
+    recorded = mine[-1].estimated_phases if mine else None
+    if requested is None:
+        return (recorded or DEFAULT_ESTIMATED_PHASES, None, recorded is not None)
+    changed = recorded if recorded is not None and recorded != requested else None
+    return (requested, changed, recorded is not None)
 
 
 def open_phase(rows: list[LedgerRow], feature: str, phase: str, estimated_phases: int) -> LedgerRow:

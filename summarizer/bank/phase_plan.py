@@ -1,9 +1,11 @@
 """The pure middle of a gate: entries and artifacts applied to the parsed bank.
 
-:func:`prepare_entries` runs the safety preflight, scores, keys and scrubs each entry;
-:func:`apply_entries` allocates each phase's budget and updates ``## Completed Phases``, the ledger,
-the progress log and the cross-references; :func:`apply_artifacts` handles the phase's ``.tmp/``
-artifacts. All of it mutates only the in-memory :class:`~summarizer.bank.layout.BankState`.
+:func:`apply_entries` keys each prepared entry against the bank (:mod:`summarizer.bank.subtasks`),
+drops the rows a re-run no longer lists, records unfinished work and review verdicts
+(:mod:`summarizer.bank.handoff`), resolves the phase plan, allocates each phase's budget and
+updates ``## Completed Phases``, the ledger, the progress log and the cross-references;
+:func:`apply_artifacts` handles the phase's ``.tmp/`` artifacts. All of it mutates only the
+in-memory :class:`~summarizer.bank.layout.BankState`.
 
 Allocation around the bank: entries already stored for the phase keep the cost they were given
 (their text is what the bank shows); new and replaced entries get their minimum cost, then the
@@ -12,69 +14,31 @@ phase's remaining budget upgrades HIGH entries to 2 lines in score order.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field, replace
 
+from summarizer.bank.active_context import PlanRow
 from summarizer.bank.artifacts import decide
 from summarizer.bank.engine import allocate, render_bank_lines
-from summarizer.bank.entry import BankEntry, content_hash
-from summarizer.bank.ledger import LedgerRow, open_phase
+from summarizer.bank.entry import BankEntry, EntryKey
+from summarizer.bank.handoff import record_artifact_review, record_batch
+from summarizer.bank.layout import BankState
+from summarizer.bank.ledger import LedgerRow, open_phase, per_phase_budget, resolve_plan
+from summarizer.bank.prepare import Prepared, Unfinished
 from summarizer.bank.progress_log import LogSection, section_heading
-from summarizer.bank.report import GateReport, PhaseBudget
-from summarizer.bank.request import GateRequest, Prepared
+from summarizer.bank.report import GateReport, PhaseBudget, PlanNote
+from summarizer.bank.request import GateRequest
+from summarizer.bank.subtasks import assign
 from summarizer.bank.xref_rules import add_entry_xrefs
 from summarizer.errors import EscalationRequired, InputError
 from summarizer.phasegate.budget import TOTAL_BUDGET, escalation_message
-from summarizer.phasegate.facts import shorten
-from summarizer.phasegate.scoring import score_entry
-from summarizer.phasegate.service import scrub_entry
-from summarizer.phasegate.templates import first_sentence
 from summarizer.scrub import scrub
 
-if TYPE_CHECKING:
-    from summarizer.bank.layout import BankState
+__all__ = ["Batch", "PlanContext", "apply_artifacts", "apply_entries"]
 
-__all__ = ["PlanContext", "Prepared", "apply_artifacts", "apply_entries", "prepare_entries"]
-
-_PHASE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._]*$")
 _RANK = {"CRITICAL": 3, "HIGH": 2, "MEDIUM": 1, "LOW": 0}
 
-
-def prepare_entries(request: GateRequest) -> tuple[list[Prepared], list[str]]:
-    """Preflight, score, key and scrub every entry; returns the compressible ones and the flags.
-
-    The hash is taken over the raw summary (SPEC.md: before masking); scoring and rendering see
-    the scrubbed entry, as ``summarizer score`` and ``compress`` do.
-    """
-    out: list[Prepared] = []
-    flags: list[str] = []
-    seen: dict[tuple[str, str, str], int] = {}
-    for number, entry in enumerate(request.entries, start=1):
-        phase = entry.phase or request.phase
-        if not _PHASE_RE.match(phase):
-            raise InputError(f"entry {number}: phase {phase!r} must be letters, digits, '.' or '_' (like 2a)")
-        date = entry.date or request.date
-        clean, redactions = scrub_entry(entry)
-        score = score_entry(clean)
-        if not score.compress or score.warning:
-            flags.append(f"entry {number} ({entry.agent}, phase {phase}): " + "; ".join(score.flags))
-        if not score.compress:
-            continue
-        key = (date, phase, entry.agent)
-        if key in seen:
-            raise InputError(
-                f"entry {number} repeats the key (date, phase, agent) {key!r} of entry "
-                f"{seen[key]}; merge them into one summary"
-            )
-        seen[key] = number
-        out.append(Prepared(
-            index=number, phase=phase, date=date, score=score, clean=clean,
-            digest=content_hash(date, phase, entry.agent, entry.summary),
-            title=clean.title or shorten(first_sentence(clean.summary), 60),
-            redactions=len(redactions),
-        ))  # fmt: skip
-    return out, flags
+Batch = tuple[list[Prepared], list[str], list[Unfinished], list[Prepared]]
+"""What :func:`summarizer.bank.prepare.prepare_entries` returns."""
 
 
 @dataclass(slots=True)
@@ -85,11 +49,15 @@ class PlanContext:
     request: GateRequest
     flags: list[str] = field(default_factory=list)
     groups: list[tuple[str, str]] = field(default_factory=list)
-    outcome: dict[tuple[str, str, str], str] = field(default_factory=dict)
+    outcome: dict[EntryKey, str] = field(default_factory=dict)
     written: list[BankEntry] = field(default_factory=list)
+    dropped: list[BankEntry] = field(default_factory=list)
+    keyed: list[Prepared] = field(default_factory=list)  # the batch's entries with their subtasks
+    plans: list[PlanNote] = field(default_factory=list)
     delete: list[str] = field(default_factory=list)
     redactions: int = 0
     skipped: int = 0
+    unfinished: int = 0
 
     def report(self, **extra: object) -> GateReport:
         """The gate's report from what was recorded."""
@@ -119,6 +87,9 @@ class PlanContext:
                 "unchanged": values.count("unchanged"),
                 "skipped": self.skipped,
                 "cross_refs_added": self.state.xref.added,
+                "removed": tuple(f"{e.date} — {e.phase}: {e.who}" for e in self.dropped),
+                "unfinished": self.unfinished,
+                "plans": tuple(self.plans),
                 "flags": tuple(self.flags),
                 "budgets": budgets,
                 "redactions": self.redactions,
@@ -136,6 +107,7 @@ def _entry(
         cost=cost, lines=render_bank_lines(clean, band, expanded, semantic), feature=feature,
         status=clean.status, to_agents=p.score.to_agents, files=clean.files_changed, tests=clean.tests,
         coverage=clean.coverage, verdict=clean.verdict, critical_issues=clean.critical_issues, title=p.title,
+        subtask=p.subtask, note=clean.status_note if clean.status == "partial" else None,
     )  # fmt: skip
 
 
@@ -162,13 +134,63 @@ def _escalate_or_flag(ctx: PlanContext, phase: str, group_entries: list[BankEntr
         )
 
 
-def apply_entries(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -> None:
+def _keys(ctx: PlanContext, batch: Batch) -> list[Prepared]:
+    """Assign each entry its subtask against the bank; drop the rows the batch no longer lists."""
+    prepared, _, unfinished, reviews = batch
+    active, feature = ctx.state.active, ctx.request.feature
+    mentioned = [p.group for p in prepared] + [(u.date, u.phase, u.agent.split(" [")[0]) for u in unfinished]
+    mentioned += [r.group for r in reviews]
+    subtasks, dropped = assign(prepared, mentioned, [e for e in active.entries() if e.feature == feature])
+    keyed = [replace(p, subtask=subtasks[p.index]) for p in prepared]
+    seen: dict[EntryKey, int] = {}
+    for p in keyed:
+        if p.key in seen:
+            raise InputError(
+                f"entry {p.index} repeats the id {p.subtask!r} of entry {seen[p.key]} for {p.agent} in "
+                f"phase {p.phase}; give each subtask its own id"
+            )
+        seen[p.key] = p.index
+    gone = {e.key for e in dropped}
+    for group in active.groups:
+        group.items = [i for i in group.items if not (isinstance(i, BankEntry) and i.key in gone)]
+    for entry in dropped:
+        ctx.state.log.remove(section_heading(entry.date, entry.phase, entry.agent, entry.subtask))
+    ctx.dropped, ctx.keyed = dropped, keyed
+    return keyed
+
+
+def _handoff(ctx: PlanContext, batch: Batch) -> None:
+    """Replace the unfinished rows and review verdicts of every (date, phase, agent) the batch lists."""
+    prepared, _, unfinished, reviews = batch
+    active = ctx.state.active
+    active.unfinished, active.reviews = record_batch(
+        active.unfinished, active.reviews, ctx.request.feature, prepared, unfinished, reviews
+    )
+    ctx.unfinished = len(unfinished)
+
+
+def _plan(ctx: PlanContext, phase: str) -> LedgerRow:
+    """The phase's ledger row under the feature's phase plan (recorded, reused or changed)."""
+    active, feature = ctx.state.active, ctx.request.feature
+    estimated, previous, known = resolve_plan(active.ledger, feature, phase, ctx.request.estimated_phases)
+    source = "changed" if previous is not None else ("bank" if known else "recorded")
+    ctx.plans.append(PlanNote(
+        feature=feature, phase=phase, estimated_phases=estimated, per_phase=per_phase_budget(estimated),
+        source=source, previous_phases=previous,
+        previous_per_phase=per_phase_budget(previous) if previous is not None else None,
+    ))  # fmt: skip
+    return open_phase(active.ledger, feature, phase, estimated)
+
+
+def apply_entries(ctx: PlanContext, batch: Batch) -> None:
     """Budget, render and store every compressible entry; progress log and cross-refs follow."""
-    prepared, flags = batch
-    ctx.flags.extend(flags)
-    ctx.skipped = len(ctx.request.entries) - len(prepared)
+    ctx.flags.extend(batch[1])
+    ctx.skipped = len(ctx.request.entries) - len(batch[0])
     active, feature = ctx.state.active, ctx.request.feature
     existing = {e.key: e for e in active.entries()}
+    for p in batch[0]:
+        ctx.redactions += p.redactions
+    prepared = _keys(ctx, batch)
     for p in prepared:
         found = existing.get(p.key)
         if found is not None and found.feature != feature:
@@ -176,10 +198,11 @@ def apply_entries(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -> 
                 f"entry {p.index}: key {p.key!r} is stored under feature {found.feature!r}; "
                 f"pass --feature {found.feature}"
             )
-        ctx.redactions += p.redactions
-    for phase in dict.fromkeys(p.phase for p in prepared):
+    _handoff(ctx, batch)
+    phases = list(dict.fromkeys([*(p.phase for p in prepared), *(e.phase for e in ctx.dropped)]))
+    for phase in phases:
         members = [p for p in prepared if p.phase == phase]
-        row = open_phase(active.ledger, feature, phase, ctx.request.estimated_phases)
+        row = _plan(ctx, phase)
         group = active.group(feature, phase)
         changing = [p for p in members if p.key not in existing or existing[p.key].digest != p.digest]
         changing_keys = {p.key for p in changing}
@@ -187,7 +210,7 @@ def apply_entries(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -> 
         alloc = allocate(
             [p.score.priority for p in changing], [p.score.score for p in changing], row.allocated - committed
         )
-        fresh: dict[tuple[str, str, str], BankEntry] = {}
+        fresh: dict[EntryKey, BankEntry] = {}
         for p, cost, expanded in zip(changing, alloc.costs, alloc.expanded, strict=True):
             fresh[p.key] = _entry(p, feature, cost, expanded, ctx.request.semantic.get(p.index))
         # Replaced entries keep their place; new ones follow, highest score first.
@@ -212,18 +235,19 @@ def apply_entries(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -> 
             ctx.outcome[p.key] = state
             if state != "unchanged":
                 ctx.written.append(entry)
-            ctx.state.log.upsert(section_heading(p.date, p.phase, p.agent), p.digest, _log_body(entry))
+            heading = section_heading(p.date, p.phase, p.agent, p.subtask)
+            ctx.state.log.upsert(heading, p.digest, _log_body(entry))
             add_entry_xrefs(ctx.state.xref, p, entry)
-        top = max(members, key=lambda p: (_RANK[p.score.priority], p.score.score))
-        ctx.state.xref.touch_feature(
-            feature, phase, [p.agent for p in members], top.score.priority, top.title
-        )
+        if members:
+            top = max(members, key=lambda p: (_RANK[p.score.priority], p.score.score))
+            ctx.state.xref.touch_feature(
+                feature, phase, [p.agent for p in members], top.score.priority, top.title
+            )
     # Seed §18 "Exceed budget": CRITICAL lines alone over the section's 100-line total. Only a gate
     # that adds CRITICAL lines escalates, so re-running an accepted gate stays a no-op.
     critical_lines = sum(e.cost for e in active.entries() if e.band == "CRITICAL")
     if critical_lines > TOTAL_BUDGET and any(e.band == "CRITICAL" for e in ctx.written):
-        phases = ", ".join(dict.fromkeys(p.phase for p in prepared))
-        raise EscalationRequired(f"Phase {phases}: {escalation_message(critical_lines)}")
+        raise EscalationRequired(f"Phase {', '.join(phases)}: {escalation_message(critical_lines)}")
 
 
 def _store_row(rows: list[LedgerRow], row: LedgerRow) -> None:
@@ -234,17 +258,14 @@ def _store_row(rows: list[LedgerRow], row: LedgerRow) -> None:
     rows.append(row)
 
 
-def _targets(
-    ctx: PlanContext, prepared: list[Prepared], phase: str, agent: str | None, default: str
-) -> list[LogSection]:
+def _targets(ctx: PlanContext, phase: str, agent: str | None, default: str) -> list[LogSection]:
+    """The progress-log sections an artifact's line goes to: each agent's first subtask of the phase."""
     log, date = ctx.state.log, ctx.request.date
-    headings = [
-        section_heading(p.date, p.phase, p.agent)
-        for p in prepared
-        if p.phase == phase and (agent is None or p.agent == agent)
-    ]
-    if not headings:
-        headings = [section_heading(date, phase, agent or default)]
+    firsts: dict[str, str] = {}
+    for p in ctx.keyed:
+        if p.phase == phase and (agent is None or p.agent == agent):
+            firsts.setdefault(p.agent, section_heading(p.date, p.phase, p.agent, p.subtask))
+    headings = list(firsts.values()) or [section_heading(date, phase, agent or default)]
     sections = []
     for heading in headings:
         section = log.find(heading)
@@ -255,7 +276,7 @@ def _targets(
     return sections
 
 
-def apply_artifacts(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -> None:
+def apply_artifacts(ctx: PlanContext, batch: Batch) -> None:
     """Process the ``.tmp/`` artifacts of the gate's phase(s) (see :mod:`summarizer.bank.artifacts`)."""
     prepared = batch[0]
     phases = list(dict.fromkeys([ctx.request.phase, *(p.phase for p in prepared)]))
@@ -270,8 +291,12 @@ def apply_artifacts(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -
             default = {"REVIEW": "themis", "DISC": "user"}.get(artifact.kind, "unknown")
             line, found = scrub(action.log_line)
             ctx.redactions += len(found)
-            for section in _targets(ctx, prepared, phase, artifact.agent, default):
+            for section in _targets(ctx, phase, artifact.agent, default):
                 section.add_extra(line)
+        if action.verdict:
+            record_artifact_review(
+                ctx.state.active.reviews, ctx.request.feature, phase, ctx.request.date, action
+            )
         if action.decision:
             kind, summary, links_to = (scrub(part)[0] for part in action.decision)
             ctx.state.xref.add_link(kind, summary, links_to, phase)
@@ -282,8 +307,6 @@ def apply_artifacts(ctx: PlanContext, batch: tuple[list[Prepared], list[str]]) -
 
 
 def _plan_row(ctx: PlanContext, name: str) -> None:
-    from summarizer.bank.active_context import PlanRow
-
     plans = ctx.state.active.plans
     key = (ctx.request.date, ctx.request.feature)
     if not any((p.date, p.feature) == key for p in plans):  # seed §17: Plans row keyed (date, feature)

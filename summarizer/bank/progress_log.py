@@ -3,7 +3,6 @@
 Section layout (C2: the IMPL archive; C3: the REVIEW line)::
 
     ### 2026-06-20 — 1: hermes
-    <!-- bank:h=0123456789abcdef -->
     - HIGH 0.74 · auth-jwt · complete
     - Files: backend/routers/auth.py, backend/services/auth_service.py
     - Tests: 12 passed
@@ -11,22 +10,31 @@ Section layout (C2: the IMPL archive; C3: the REVIEW line)::
     - Impl: IMPL-phase1-hermes.md archived
     **Review:** APPROVED — REVIEW-phase1.md (critical issues: 0)
 
-Idempotency (seed §17, SPEC.md): the heading is the key. A section we wrote carries the content
-hash on its marker line; same hash: skip; new hash: its generated lines are replaced in place and
-the lines added later (``- Impl:``, ``**Review:**``, ``- Discussion:``) are kept. A section without a
-marker was written by hand: it is never rewritten, only missing Impl/Review lines are added. A
-``**Review:**`` line is skipped when the section already has one with the same text.
+An agent's second and later subtasks of a phase get their own section, ``### 2026-06-20 — 1:
+hermes #2`` (or ``hermes [login-api]`` for an explicit id); the first keeps the seed's heading.
+
+Idempotency (seed §17, SPEC.md): the heading is the key. The content hash of a section we wrote
+is kept in the sidecar state file with its generated lines (the previous version kept it in a
+``<!-- bank:h=... -->`` marker line, still read); same hash: skip; new hash: its generated lines are
+replaced in place and the lines added later (``- Impl:``, ``**Review:**``, ``- Discussion:``) are
+kept. A section the sidecar does not know was written by hand: it is never rewritten, only missing
+Impl/Review lines are added. A ``**Review:**`` line is skipped when the section already has one
+with the same text.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from summarizer.bank.entry import block_digest, subtask_label
 from summarizer.bank.markdown import BankFormatError
 
 __all__ = ["LogSection", "ProgressLog", "parse_progress_log", "render_progress_log", "section_heading"]
+
+Known = Mapping[str, list[tuple[str, str]]]  # heading -> [(content hash, digest of the generated lines)]
 
 TITLE = "# Progress Log"
 _HEADING_RE = re.compile(r"^### (\d{4}-\d{2}-\d{2}) — (\S+): (.+?)\s*$")
@@ -34,9 +42,9 @@ _MARKER_RE = re.compile(r"^<!-- bank:h=([0-9a-f]{16}) -->$")
 _EXTRA_PREFIXES = ("- Impl:", "**Review:**", "- Discussion:", "- Plan:")
 
 
-def section_heading(date: str, phase: str, agent: str) -> str:
-    """The seed's heading, which is also the section's idempotency key."""
-    return f"### {date} — {phase}: {agent}"
+def section_heading(date: str, phase: str, agent: str, subtask: str = "#1") -> str:
+    """The seed's heading (plus the subtask label after the first), the section's idempotency key."""
+    return f"### {date} — {phase}: {agent}{subtask_label(subtask)}"
 
 
 def is_extra(line: str) -> bool:
@@ -52,6 +60,7 @@ class LogSection:
     digest: str | None = None
     body: list[str] = field(default_factory=list)  # generated lines (ours) or verbatim lines
     extras: list[str] = field(default_factory=list)
+    cache: tuple[list[str], int, str] | None = field(default=None, repr=False, compare=False)
 
     @property
     def keyed(self) -> bool:
@@ -65,13 +74,22 @@ class LogSection:
         self.extras.append(line)
         return True
 
+    def generated(self) -> tuple[str, ...]:
+        """The body without trailing blank lines (what the sidecar records for our sections)."""
+        end = len(self.body)
+        while end and not self.body[end - 1].strip():
+            end -= 1
+        return tuple(self.body[:end])
+
+    def shown(self) -> str:
+        """Digest of :meth:`generated`, cached: a gate asks for it several times per section."""
+        if self.cache is None or self.cache[0] is not self.body or self.cache[1] != len(self.body):
+            self.cache = (self.body, len(self.body), block_digest(self.generated()))
+        return self.cache[2]
+
     def render(self) -> list[str]:
         """Lines of the section, heading first."""
-        marker = [f"<!-- bank:h={self.digest} -->"] if self.digest else []
-        body = list(self.body)
-        while body and not body[-1].strip():
-            body.pop()
-        return [self.heading, *marker, *body, *self.extras]
+        return [self.heading, *self.generated(), *self.extras]
 
 
 @dataclass(slots=True)
@@ -88,6 +106,14 @@ class ProgressLog:
                 return section
         return None
 
+    def remove(self, heading: str) -> bool:
+        """Drop our section ``heading`` unless artifact lines (Impl/Review) hang on it; True if dropped."""
+        section = self.find(heading)
+        if section is None or section.digest is None or section.extras:
+            return False
+        self.sections.remove(section)
+        return True
+
     def upsert(self, heading: str, digest: str, body: list[str]) -> str:
         """Write our generated lines under ``heading``: "added", "replaced", "unchanged" or "manual"."""
         section = self.find(heading)
@@ -102,8 +128,21 @@ class ProgressLog:
         return "replaced"
 
 
-def parse_progress_log(text: str | None, *, path: Path | str) -> ProgressLog:
-    """Parse the log (``None`` = absent). A repeated keyed heading is an error naming its line."""
+def _adopt(section: LogSection, known: Known) -> None:
+    """Give a section the digest of its sidecar record: the one whose lines it shows (see state_file)."""
+    candidates = known.get(section.heading)
+    if not candidates or section.digest is not None:
+        return
+    shown = section.shown()
+    section.digest = next((d for d, body in candidates if body == shown), candidates[0][0])
+
+
+def parse_progress_log(text: str | None, *, path: Path | str, known: Known | None = None) -> ProgressLog:
+    """Parse the log (``None`` = absent). A repeated keyed heading is an error naming its line.
+
+    ``known`` maps our headings to their sidecar records (current first); a section with a
+    ``<!-- bank:h=... -->`` marker line (previous version) takes its digest from the marker.
+    """
     log = ProgressLog()
     if text is None:
         return log
@@ -132,6 +171,8 @@ def parse_progress_log(text: str | None, *, path: Path | str) -> ProgressLog:
             current.extras.append(line)
         else:
             current.body.append(line)
+    for section in log.sections:
+        _adopt(section, known or {})
     return log
 
 

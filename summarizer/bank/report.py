@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict
 
 from summarizer.bank.entry import format_cost
 
-__all__ = ["CloseReport", "GateReport", "PhaseBudget"]
+__all__ = ["CloseReport", "GateReport", "PhaseBudget", "PlanNote"]
 
 
 class PhaseBudget(BaseModel):
@@ -21,6 +23,34 @@ class PhaseBudget(BaseModel):
     allocated: int
     used: float
     carryover: int
+
+
+class PlanNote(BaseModel):
+    """The phase plan a gate used: recorded by it, reused from the bank, or explicitly changed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    feature: str
+    phase: str
+    estimated_phases: int
+    per_phase: int
+    source: Literal["recorded", "bank", "changed"]
+    previous_phases: int | None = None
+    previous_per_phase: int | None = None
+
+    def line(self) -> str:
+        """One plain sentence."""
+        if self.source == "changed":
+            return (
+                f"Phase plan ({self.feature}) CHANGED at phase {self.phase}: {self.previous_phases} → "
+                f"{self.estimated_phases} estimated phases, per-phase budget {self.previous_per_phase} → "
+                f"{self.per_phase} lines"
+            )
+        origin = "recorded in the bank" if self.source == "recorded" else "from the bank"
+        return (
+            f"Phase plan ({self.feature}): {self.estimated_phases} estimated phases, "
+            f"{self.per_phase} lines per phase ({origin})"
+        )
 
 
 class GateReport(BaseModel):
@@ -38,6 +68,9 @@ class GateReport(BaseModel):
     unchanged: int
     skipped: int
     cross_refs_added: int
+    removed: tuple[str, ...] = ()  # rows a re-run no longer lists (archived)
+    unfinished: int = 0  # entries of the batch that are not complete (listed under Unfinished)
+    plans: tuple[PlanNote, ...] = ()
     flags: tuple[str, ...] = ()
     trim: str | None = None
     budgets: tuple[PhaseBudget, ...] = ()
@@ -47,6 +80,7 @@ class GateReport(BaseModel):
     cleaned: tuple[str, ...] = ()
     redactions: int = 0
     learnings_pending: bool = False
+    inject_commands: tuple[str, ...] = ()  # pasteable `summarizer gate --inject ...` per phase
 
     def confirmation(self) -> str:
         """The seed's confirmation line.
@@ -61,8 +95,12 @@ class GateReport(BaseModel):
     def lines(self) -> list[str]:
         """Human output: the confirmation line, then what else happened."""
         out = [self.confirmation()]
-        if self.unchanged:
+        if not self.compressed and not self.removed:
+            out.append(self.nothing_to_compress())
+        elif self.unchanged:
             out.append(f"{self.unchanged} entries unchanged (same key and content hash): skipped")
+        out.extend(f"Removed (no longer in the batch, archived): {row}" for row in self.removed)
+        out.extend(note.line() for note in self.plans)
         for budget in self.budgets:
             out.append(
                 f"Phase {budget.phase} ({budget.feature}) budget: allocated {budget.allocated} lines "
@@ -73,12 +111,23 @@ class GateReport(BaseModel):
             out.append(self.trim)
         out.extend(f"FLAG: {flag}" for flag in self.flags)
         out.extend(f"ZZ: {name}" for name in self.zz_files)
-        if self.learnings_pending:
-            out.append(
-                f"Learnings pending for {self.feature!r}: `summarizer gate --inject {self.phase}` "
-                "prints the injection block"
-            )
+        for command in self.inject_commands:
+            if self.learnings_pending:
+                out.append(f"Learnings pending for {self.feature!r}; the next agent's block: {command}")
+            else:
+                out.append(f"The next agent's block: {command}")
         return out
+
+    def nothing_to_compress(self) -> str:
+        """The plain sentence for a gate that compressed nothing, saying why."""
+        reasons = []
+        if self.unchanged:
+            reasons.append(f"{self.unchanged} already in the bank unchanged")
+        if self.unfinished:
+            reasons.append(f"{self.unfinished} not complete (listed under Unfinished)")
+        if not reasons:
+            reasons.append("the batch holds no compressible entry")
+        return "Nothing to compress: " + "; ".join(reasons) + "; no entry of Completed Phases changed."
 
 
 class CloseReport(BaseModel):

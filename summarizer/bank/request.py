@@ -1,30 +1,39 @@
-"""The gate's request (one phase batch with its date, feature and budget) and its prepared entries.
+"""What a gate is asked to do: :class:`GateRequest`, and the semantic-summary seam :data:`Summarize`.
 
-Its own module so the planning modules (:mod:`summarizer.bank.phase_plan`) can name it without
-importing :mod:`summarizer.bank.gate`, which imports them.
+A module of its own so that every other bank module can name the request without importing the
+gate's flow (``gate`` imports them; nothing imports ``gate`` back).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from summarizer.errors import InputError
 from summarizer.phasegate.models import SubtaskSummary
-from summarizer.phasegate.scoring import Score
+from summarizer.phasegate.scoring import Band
 
-__all__ = ["GateRequest", "Prepared"]
+__all__ = ["DEFAULT_ESTIMATED_PHASES", "GateRequest", "Summarize"]
+
+DEFAULT_ESTIMATED_PHASES = 8  # SPEC.md "Budget": used when a feature has no recorded plan
+
+Summarize = Callable[[Sequence[tuple[SubtaskSummary, Band, tuple[str, ...]]]], list[tuple[str, ...]]]
+"""``[(scrubbed entry, band, template lines)] -> [lines]``: the semantic-summary seam (an LLM)."""
 
 
 @dataclass(frozen=True, slots=True)
 class GateRequest:
-    """One gate: the batch, its default phase and date, and the feature's budget parameters."""
+    """One gate: the batch, its default phase and date, and the feature's budget parameters.
+
+    ``estimated_phases=None`` means "the feature's recorded plan" (the ledger), else 8 for a new
+    feature; a number that differs from the recorded plan changes it, and the report says so.
+    """
 
     phase: str
     entries: tuple[SubtaskSummary, ...]
     date: str
-    estimated_phases: int = 8
+    estimated_phases: int | None = None
     feature: str = "default"
     final: bool = False
     learnings: Path | None = None
@@ -32,31 +41,7 @@ class GateRequest:
     semantic: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if self.estimated_phases < 1:
+        if self.estimated_phases is not None and self.estimated_phases < 1:
             raise InputError(f"--estimated-phases must be at least 1, not {self.estimated_phases!r}")
-        if not self.feature.strip() or "\n" in self.feature or "<!--" in self.feature:
+        if not self.feature.strip() or "\n" in self.feature or "<!--" in self.feature or "|" in self.feature:
             raise InputError(f"--feature {self.feature!r} must be a one-line name, like auth-jwt")
-
-
-@dataclass(frozen=True, slots=True)
-class Prepared:
-    """One entry after preflight: key, content hash, score and the scrubbed entry it may promote."""
-
-    index: int
-    phase: str
-    date: str
-    digest: str
-    score: Score
-    clean: SubtaskSummary  # every free-text field and path scrubbed (Layer 2)
-    title: str
-    redactions: int
-
-    @property
-    def agent(self) -> str:
-        """The producing agent."""
-        return self.clean.agent
-
-    @property
-    def key(self) -> tuple[str, str, str]:
-        """(date, phase, agent)."""
-        return (self.date, self.phase, self.agent)

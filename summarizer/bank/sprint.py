@@ -5,7 +5,8 @@
 1. archive the cross-reference index as it stands (``_notes/archive/YYYY-MM-xref-index.md``; the
    index itself stays, its IDs survive sprint boundaries);
 2. archive each ``<learnings>/<feature>/learnings.md`` (``YYYY-MM-learnings.md``), then delete it;
-3. flag what is unresolved: artifacts still in ``.tmp/`` and entries stored as ``partial``;
+3. flag what is unresolved: artifacts still in ``.tmp/``, entries stored as ``partial`` and the
+   ``## Unfinished`` rows (they stay listed until an agent's batch reports the work done);
 4. remove the ZZ files (they were injected into the next phases; they go only here) and stale
    ``*.tmp`` partial writes.
 
@@ -22,20 +23,20 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from summarizer.bank import atomic
 from summarizer.bank.archive import append_block, archive_file
 from summarizer.bank.artifacts import classify
-from summarizer.bank.gate import check_writable
 from summarizer.bank.layout import BankPaths, load_state
 from summarizer.bank.markdown import read_bank_text
-from summarizer.bank.report import CloseReport
+from summarizer.bank.report import CloseReport, GateReport
 from summarizer.bank.zz import next_phase_label, zz_name
 from summarizer.errors import NotFound
 from summarizer.scrub import scrub
 
-__all__ = ["close_sprint", "default_learnings_dir", "injection_block"]
+__all__ = ["close_sprint", "default_learnings_dir", "inject_command", "injection_block", "with_inject_hints"]
 
 
 def default_learnings_dir(root: Path) -> Path:
@@ -92,11 +93,15 @@ def close_sprint(root: Path, *, date: str, learnings: Path | None = None) -> Clo
             writes.append((target, current))
         unresolved = [f".tmp/{artifact.name} ({artifact.kind})" for artifact, _ in state.artifacts]
         unresolved += [
-            f"partial entry {e.date} — {e.phase}: {e.agent}"
+            f"partial entry {e.date} — {e.phase}: {e.who}"
             for e in state.active.entries()
             if e.status == "partial"
         ]
-        check_writable([path for path, _ in writes])
+        unresolved += [
+            f"{row.status} entry {row.date} — {row.phase}: {row.agent} ({row.reason})"
+            for row in state.active.unfinished
+        ]
+        atomic.check_writable([path for path, _ in writes])
         for path, text in writes:
             atomic.atomic_write(path, text)
         for path in archived:  # archived first, deleted second
@@ -122,9 +127,20 @@ def injection_block(
     zz_path = BankPaths(root).tmp / zz_name(phase)
     zz = read_bank_text(zz_path)
     if zz is None:
+        gate = [
+            "summarizer",
+            "gate",
+            "--phase",
+            phase,
+            "--feature",
+            feature,
+            "--bank",
+            str(root),
+            "ENTRIES.jsonl",
+        ]
         raise NotFound(
-            f"no ZZ artifact for phase {phase!r} at {str(zz_path)!r}; run `summarizer gate "
-            f"--phase {phase} ...` first"
+            f"no ZZ artifact for phase {phase!r} at {str(zz_path)!r}; gate the phase first: "
+            + shlex.join(gate)
         )
     learned_path = (learnings or default_learnings_dir(root)) / feature / "learnings.md"
     learned = read_bank_text(learned_path)
@@ -143,3 +159,39 @@ def injection_block(
         )
         + "\n"
     )
+
+
+def _same(a: Path, b: Path) -> bool:
+    return a.expanduser().resolve() == b.expanduser().resolve()
+
+
+def inject_command(
+    phase: str, feature: str, root: Path, *, default_root: Path, learnings: Path | None = None
+) -> str:
+    """The ``summarizer gate --inject`` command line that prints this phase's block when pasted.
+
+    ``--feature``, ``--bank`` and ``--learnings`` are spelled out whenever they are not what the
+    command would assume on its own (the default bank, ``<bank>/../learnings``, feature ``default``).
+    """
+    args = ["summarizer", "gate", "--inject", phase]
+    if feature != "default":
+        args += ["--feature", feature]
+    if not _same(root, default_root):
+        args += ["--bank", str(root)]
+    if learnings is not None and not _same(learnings, default_learnings_dir(root)):
+        args += ["--learnings", str(learnings)]
+    return shlex.join(args)
+
+
+def with_inject_hints(
+    report: GateReport, root: Path, *, default_root: Path, learnings: Path | None = None
+) -> GateReport:
+    """``report`` with one pasteable ``--inject`` command per ZZ file it wrote or kept."""
+    phases = [
+        Path(name).name.removeprefix("ZZ-phase").removesuffix("-context.md") for name in report.zz_files
+    ]
+    commands = tuple(
+        inject_command(p, report.feature, root, default_root=default_root, learnings=learnings)
+        for p in phases
+    )
+    return report.model_copy(update={"inject_commands": commands})

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from summarizer.bank.active_context import ActiveContext
-from summarizer.bank.entry import BankEntry, format_cost
+from summarizer.bank.entry import BankEntry, EntryKey, format_cost
 from summarizer.bank.ledger import TOTAL_BUDGET
 from summarizer.phasegate.templates import agent_label, files_text
 
@@ -35,8 +35,8 @@ def section_cost(ctx: ActiveContext) -> float:
     return sum(entry.cost for entry in ctx.entries()) + ctx.foreign_lines()
 
 
-def _order(entry: BankEntry) -> tuple[float, str, str, str]:
-    return (entry.score, entry.date, entry.phase, entry.agent)
+def _order(entry: BankEntry) -> tuple[float, str, str, str, str]:
+    return (entry.score, entry.date, entry.phase, entry.agent, entry.subtask)
 
 
 def trim(ctx: ActiveContext, archive_name: str, cap: float = TOTAL_BUDGET) -> TrimResult:
@@ -45,14 +45,14 @@ def trim(ctx: ActiveContext, archive_name: str, cap: float = TOTAL_BUDGET) -> Tr
     if total <= cap:
         return TrimResult((), 0, 0, None, None)
     archived: list[tuple[BankEntry, str]] = []
-    drop: set[tuple[str, str, str]] = set()
+    drop: set[EntryKey] = set()
     for entry in sorted((e for e in ctx.entries() if e.band == "LOW"), key=_order):
         if total <= cap:
             break
         archived.append((entry, "removed"))
         drop.add(entry.key)
         total -= entry.cost
-    cuts: dict[tuple[str, str, str], BankEntry] = {}
+    cuts: dict[EntryKey, BankEntry] = {}
     medium = [e for e in ctx.entries() if e.band == "MEDIUM" and not e.trimmed and e.cost > 0.5]
     for entry in sorted(medium, key=_order):
         if total <= cap:

@@ -17,22 +17,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from summarizer.bank.entry import BankEntry
+from summarizer.bank.prepare import Prepared
 from summarizer.bank.progress_log import section_heading
 from summarizer.bank.xref import XrefIndex
 from summarizer.phasegate.facts import extract_facts, shorten
-
-if TYPE_CHECKING:
-    from summarizer.bank.request import Prepared
+from summarizer.phasegate.keywords import find_concepts
 
 __all__ = ["add_entry_xrefs"]
 
-_SCHEMA_CHANGE = re.compile(
-    r"\bnew\s+(?:\w+\s+)?(?:table|column)s?\b|\bmigrat\w*|\b(?:alter|create)\s+table\b|\badd\s+column\b",
-    re.IGNORECASE,
-)
+_SCHEMA_CHANGE = re.compile(r"\bmigrat\w*|\b(?:alter|create)\s+table\b|\badd\s+column\b", re.IGNORECASE)
+# The keyword map decides "new table" / "new column" (snake_case, dotted and quoted names included).
+_SCHEMA_CONCEPTS = frozenset({"new table", "new column"})
 _API_HINTS = ("route", "router", "api", "controller", "handler", "endpoint", "view", "server")
 _UI_EXT = (".tsx", ".jsx", ".vue", ".svelte")
 
@@ -53,7 +50,7 @@ def add_entry_xrefs(index: XrefIndex, p: Prepared, entry: BankEntry) -> None:
         facts = extract_facts(summary, files)
         for endpoint in facts.endpoints:
             index.add_entity("endpoint", endpoint, _location(files, _API_HINTS), phase, agent)
-        if _SCHEMA_CHANGE.search(summary):
+        if _SCHEMA_CHANGE.search(summary) or _SCHEMA_CONCEPTS & {c.name for c in find_concepts(summary)}:
             where = _location(files, ("migration", "alembic", "versions", "schema", "models"))
             names = (
                 [f"{t} table" for t in facts.tables]
@@ -70,7 +67,7 @@ def add_entry_xrefs(index: XrefIndex, p: Prepared, entry: BankEntry) -> None:
                 phase,
                 agent,
             )
-    heading = section_heading(p.date, p.phase, p.agent)[4:]
+    heading = section_heading(p.date, p.phase, p.agent, p.subtask)[4:]
     if clean.blockers and clean.status == "complete":
         index.add_link(
             "unblocked",

@@ -6,6 +6,11 @@ the same phase (another agent, a re-run) yields one artifact covering the whole 
 same state always gives the same bytes. Fields are filtered by the downstream mask of each entry's
 (from, to) pair: only the kept fields appear (``* -> themis`` keeps everything, ``* -> mnemosyne``
 keeps the summary cut to 60 characters, date, agent and status).
+
+Two sections come first, right under the From/To lines, and are never masked or compressed: the
+feature's ``Unfinished`` work (every entry that is not complete, with agent and reason) and the
+phase's ``Review Verdicts`` (APPROVED / REQUEST CHANGES with the reviewer). An entry that carries a
+verdict also shows it in its own status.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from summarizer.bank.entry import BankEntry, format_cost
+from summarizer.bank.entry import BankEntry, format_cost, normalise_verdict
+from summarizer.bank.handoff import ReviewRow, UnfinishedRow
 from summarizer.bank.ledger import LedgerRow
 from summarizer.bank.markdown import render_table
 from summarizer.bank.xref import EntityRow
@@ -89,20 +95,36 @@ def _standard_row(entry: BankEntry, kept: frozenset[str]) -> list[str]:
     if "summary_semantic" not in kept and "summary" not in kept:
         summary = _cut(summary, 60) if "summary_60" in kept else ""
     flag = " ⚠️" if entry.status == "partial" else ""
+    status = (entry.status + flag) if "status" in kept else ""
+    if entry.verdict:  # a review's verdict is never masked away
+        status = " · ".join(filter(None, [status, normalise_verdict(entry.verdict)]))
     return [
         entry.date if "date" in kept else "",
-        agent_label(entry.agent),
+        agent_label(entry.agent) + (entry.who[len(entry.agent) :]),
         f"{entry.band}: {summary}" if summary else entry.band,
-        (entry.status + flag) if "status" in kept else "",
+        status,
     ]
+
+
+def _handoff(unfinished: Iterable[UnfinishedRow], reviews: Iterable[ReviewRow]) -> list[str]:
+    open_rows = [[u.phase, u.agent, u.status, u.reason] for u in unfinished]
+    verdicts = [[r.reviewer, r.verdict, r.subject] for r in reviews]
+    out = ["## Unfinished (read first)", ""]
+    out.extend(render_table(("Phase", "Agent", "Status", "Reason"), open_rows) if open_rows else ["None."])
+    out.extend(["", "## Review Verdicts", ""])
+    out.extend(render_table(("Reviewer", "Verdict", "Subject"), verdicts) if verdicts else ["None."])
+    return [*out, ""]
 
 
 def render_zz(
     phase: str,
     entries: Iterable[BankEntry],
-    ledger: LedgerRow,
+    ledger: LedgerRow | None,
     xrefs: Iterable[EntityRow],
     mask: MaskFn,
+    *,
+    unfinished: Iterable[UnfinishedRow] = (),
+    reviews: Iterable[ReviewRow] = (),
 ) -> str:
     """The artifact's text for ``phase``; entries in score order (highest first), then by key."""
     ordered = sorted(entries, key=lambda e: (-e.score, e.key))
@@ -114,10 +136,11 @@ def render_zz(
         f"**From:** {', '.join('@' + a for a in sources) or '(none)'} (Phase {phase})",
         f"**To:** {', '.join('@' + a for a in targets) or '(next agent)'} (Phase {nxt})",
         "",
+        *_handoff(unfinished, reviews),
         "## Budget",
-        f"- Allocated: {ledger.allocated} lines",
-        f"- Used: {format_cost(ledger.used)} lines",
-        f"- Carried: {ledger.carryover} lines",
+        f"- Allocated: {ledger.allocated if ledger else 0} lines",
+        f"- Used: {format_cost(ledger.used) if ledger else 0} lines",
+        f"- Carried: {ledger.carryover if ledger else 0} lines",
         "",
         "## Priority Entries",
         "",

@@ -31,6 +31,9 @@ COMMANDS: dict[str, str] = {
     "cache": "summarizer.cli.cache:cache",
     "eval": "summarizer.cli.evaluate:evaluate",
     "mcp": "summarizer.cli.mcp:mcp",
+    "run": "summarizer.agents.commands:run",
+    "hook": "summarizer.agents.commands:hook",
+    "init": "summarizer.agents.commands:init",
 }
 
 _HELP: dict[str, str] = {
@@ -47,6 +50,9 @@ _HELP: dict[str, str] = {
     "cache": "Inspect and prune the summary cache.",
     "eval": "Compare prompt versions and the template on eval datasets.",
     "mcp": "Serve the MCP tools over stdio.",
+    "run": "Run a command; print its output, compressed when large.",
+    "hook": "Agent hooks (Claude Code PreToolUse), installed by init.",
+    "init": "Install the Claude Code, OpenCode or Codex integration.",
 }
 
 

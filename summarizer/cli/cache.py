@@ -20,6 +20,9 @@ from summarizer.errors import SummarizerError
 if TYPE_CHECKING:
     from summarizer_cache import CacheAdmin, NamespaceStats
 
+    from summarizer.output.originals import OriginalStore
+    from summarizer.output.originals_retention import Maintenance
+
 __all__ = ["cache"]
 
 
@@ -34,11 +37,12 @@ def _open() -> tuple[CacheAdmin, set[str]]:
 
 
 def _size(n: int) -> str:
+    value = float(n)
     for unit in ("B", "KiB", "MiB"):
-        if n < 1024:
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n //= 1024
-    return f"{n:.1f} GiB"
+        if value < 1024:
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GiB"
 
 
 def _table(rows: list[NamespaceStats]) -> list[str]:
@@ -70,19 +74,22 @@ def stats(as_json: bool) -> None:
         rows = store.stats(digests)
     finally:
         store.close()
+    originals = _originals()
     if as_json:
-        payload = {"location": store.location, "namespaces": [r.model_dump() for r in rows]}
+        payload = {"location": store.location, "namespaces": [r.model_dump() for r in rows],
+                   "originals": originals_figures(originals)}  # fmt: skip
         click.echo(json.dumps(payload, indent=2))
         return
     click.echo(f"cache: {store.location}")
     if not rows:
         click.echo("empty")
-        return
-    for line in _table(rows):
-        click.echo(line)
-    total = sum(r.entries for r in rows)
-    stale = sum(1 for r in rows if r.stale)
-    click.echo(f"{len(rows)} namespaces ({stale} stale), {total} entries")
+    else:
+        for line in _table(rows):
+            click.echo(line)
+        total = sum(r.entries for r in rows)
+        stale = sum(1 for r in rows if r.stale)
+        click.echo(f"{len(rows)} namespaces ({stale} stale), {total} entries")
+    click.echo(originals_line(originals))
 
 
 @cache.command()
@@ -100,12 +107,48 @@ def prune(mode: str | None, yes: bool) -> None:
             removed = store.prune_stale(digests)
             entries = sum(r.entries for r in removed)
             click.echo(f"removed {len(removed)} stale namespaces ({entries} entries) from {store.location}")
+            click.echo(prune_line(_originals().maintain()))
             return
         if not yes and not _confirmed(f"Clear the whole summary cache at {store.location}?"):
             raise SummarizerError(f"{store.location} not cleared: no confirmation; pass --yes to clear")
         click.echo(f"removed {store.clear()} entries from {store.location}")
+        click.echo(prune_line(_originals().maintain(everything=True)))
     finally:
         store.close()
+
+
+# --- the originals store (restorable tool output): its own rows in stats and prune ---
+
+
+def _originals() -> OriginalStore:
+    from summarizer import app
+
+    return app.build_originals(app.load_settings())
+
+
+def originals_figures(store: OriginalStore) -> dict[str, object]:
+    """The originals' count, size and limits, for ``cache stats --json``."""
+    used = store.usage()
+    return {"location": str(store.directory), "count": used.count, "bytes": used.bytes,
+            "partial_files": used.partials, "partial_bytes": used.partial_bytes,
+            "max_bytes": store.policy.max_bytes, "max_age_seconds": store.policy.max_age_s}  # fmt: skip
+
+
+def originals_line(store: OriginalStore) -> str:
+    """One line: how many originals, how big, against which limits."""
+    used = store.usage()
+    days = store.policy.max_age_s / 86400
+    line = (f"originals: {used.count} stored, {_size(used.bytes)} in {store.directory} "
+            f"(cap {_size(store.policy.max_bytes)}, unused for {days:g} days evicted)")  # fmt: skip
+    if used.partials:
+        line += f"; {used.partials} partial files ({_size(used.partial_bytes)}) of running or killed runs"
+    return line
+
+
+def prune_line(done: Maintenance) -> str:
+    """What a prune removed from the originals store."""
+    return (f"removed {done.evicted} originals ({_size(done.evicted_bytes)}) and {done.partials} "
+            f"partial files of killed runs ({_size(done.partial_bytes)})")  # fmt: skip
 
 
 def _confirmed(question: str) -> bool:

@@ -62,9 +62,9 @@ def _entry_lines(settings: Settings) -> Summarize | None:
 @click.option(
     "--estimated-phases",
     type=int,
-    default=8,
-    show_default=True,
-    help="Phases planned for the feature (per-phase budget = max(5, 100 // N)).",
+    default=None,
+    help="Phases planned for the feature (per-phase budget = max(5, 100 // N)); default: the "
+    "feature's plan recorded in the bank, else 8. A different number changes the plan (reported).",
 )
 @click.option("--feature", default="default", show_default=True, help="Feature the phase belongs to.")
 @click.option(
@@ -88,7 +88,7 @@ def _entry_lines(settings: Settings) -> Summarize | None:
 def gate(
     entries: str | None,
     phase: str | None,
-    estimated_phases: int,
+    estimated_phases: int | None,
     feature: str,
     bank: Path | None,
     date: str | None,
@@ -121,7 +121,7 @@ def gate(
     if not phase:
         raise InputError("--phase is required with ENTRIES.jsonl (e.g. --phase 2)")
     batch = parse_entries(read_text(entries, what="entries"), source=entries)
-    from summarizer.bank.sprint import default_learnings_dir
+    from summarizer.bank.sprint import default_learnings_dir, with_inject_hints
 
     request = GateRequest(
         phase=phase,
@@ -133,6 +133,7 @@ def gate(
         learnings=learnings or default_learnings_dir(root),
     )
     report = run_gate(root, request, summarize=_entry_lines(settings))
+    report = with_inject_hints(report, root, default_root=settings.bank_dir, learnings=learnings)
     if as_json:
         emit_json({"confirmation": report.confirmation(), **report.model_dump(mode="json")})
     else:

@@ -63,6 +63,10 @@ def output(source: str, target: int | None, exit_code: int | None, as_json: bool
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+    if store.dropped is not None:
+        click.echo(f"summarizer output: the input ({store.dropped[1]:,} bytes) is over "
+                   "SUMMARIZER_ORIGINALS_MAX_BYTES; its original was not stored, so restore cannot "
+                   "give it back", err=True)  # fmt: skip
 
 
 @click.command()

@@ -123,10 +123,10 @@ def compress(
     engine.finish()
     restore_id = writer.commit()
     total_bytes = writer.size
-    original_tokens, exact = counter.total(
-        total_bytes, ends_with_newline=_ends_with_newline(store, restore_id)
-    )
+    original_tokens, exact = counter.total(total_bytes, ends_with_newline=writer.ends_with_newline)
     target = resolve_target(original_tokens, options, all_passed=all_pass(engine))
+    if target is None and writer.dropped:
+        target = max(original_tokens, 1)  # too big to store, so no stored copy to pass through
     classification = decide(engine.family_counts())
     if target is None:
         return passthrough_result(
@@ -142,13 +142,3 @@ def compress(
         target=target,
         options=options,
     )
-
-
-def _ends_with_newline(store: OriginalStore, restore_id: str) -> bool:
-    path = store.path(restore_id)
-    size = path.stat().st_size
-    if size == 0:
-        return False
-    with path.open("rb") as handle:
-        handle.seek(size - 1)
-        return handle.read(1) == b"\n"

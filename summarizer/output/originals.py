@@ -6,6 +6,18 @@ a temporary file in the same directory and renames it to its id at the end, so a
 leaves a half-written original under a valid id, and identical outputs are stored once.
 ``restore`` prints it back byte-identical, whole or by 1-based inclusive line range.
 
+Retention (:mod:`summarizer.output.originals_retention`): the store has a size cap and an age
+limit, evicts least recently used originals first, never removes a live writer's file, and
+remembers what it evicted so that ``restore`` can say so. One input stores at most
+``policy.max_input_bytes``: past it the writer drops the partial file and only keeps hashing, so
+the compression still completes (``/dev/zero`` no longer fills the disk); :attr:`OriginalStore.dropped`
+and ``restore`` say that the original was not kept.
+
+Writers lock their partial file (``flock``) for as long as they write: maintenance removes the
+partials of killed runs, never a live writer's. The module uses the standard library only (no
+``tempfile``, no ``pathlib`` work on the write path beyond what callers pass in) because
+``summarizer run`` and ``summarizer output`` import it on their cold path.
+
 When the store cannot be written (the directory is unusable, the disk fills up part-way), the
 writer raises :class:`OriginalNotStored`, which still holds every byte already read from the
 input (:class:`ReadSoFar`), so the caller can hand the input back instead of losing it. The
@@ -20,19 +32,30 @@ import errno
 import hashlib
 import io
 import os
-import re
-import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
-from types import TracebackType
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from summarizer.errors import InputError, NotFound, StorageError
+from summarizer.output import originals_retention as retention
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from types import TracebackType
+
+    _Committed = Callable[[str, int, bool], None]  # the writer's commit callback: (id, size, dropped)
 
 __all__ = ["OriginalNotStored", "OriginalStore", "OriginalWriter", "ReadSoFar", "parse_range"]
 
-_ID = re.compile(r"^[0-9a-f]{8,64}$")
+_HEX = frozenset("0123456789abcdef")
 _BLOCK = 1 << 20
+# A large original triggers maintenance right away instead of at the next interval.
+_LARGE_FRACTION = 16
+
+
+def _valid_id(rid: str) -> bool:
+    return 8 <= len(rid) <= 64 and all(c in _HEX for c in rid)
 
 
 class ReadSoFar:
@@ -114,10 +137,12 @@ class OriginalWriter:
     which bytes reached the disk).
     """
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(
+        self, directory: Path, limit: int | None = None, on_commit: _Committed | None = None
+    ) -> None:
         try:
             directory.mkdir(parents=True, exist_ok=True)
-            fd, name = tempfile.mkstemp(prefix=".incoming-", dir=directory)
+            fd, name = _partial_file(str(directory))
         except OSError as exc:
             raise OriginalNotStored(f"cannot write to {str(directory)!r}: {exc.strerror or exc}") from exc
         self._dir = directory
@@ -125,10 +150,28 @@ class OriginalWriter:
         self._file = os.fdopen(fd, "r+b", buffering=0)
         self._hash = hashlib.sha256()
         self._failed = False
+        self._limit = limit
+        self._on_commit = on_commit
+        self._last = b""
+        self.dropped = False  # past the per-input limit: hashed and counted, not stored
         self.size = 0
+
+    @property
+    def ends_with_newline(self) -> bool:
+        """Whether the last byte written was a newline (known even when the original was dropped)."""
+        return self._last == b"\n"
 
     def write(self, data: bytes) -> None:
         """Append bytes (hashing them as they go); :class:`OriginalNotStored` if the disk refuses."""
+        if not data:
+            return
+        if self._limit is not None and not self.dropped and self.size + len(data) > self._limit:
+            self._drop()
+        if self.dropped:
+            self._hash.update(data)
+            self.size += len(data)
+            self._last = data[-1:]
+            return
         view = memoryview(data)
         done = 0
         try:
@@ -141,6 +184,14 @@ class OriginalWriter:
             raise self._fail(exc, tail=bytes(view[done:]), written=done) from exc
         self._hash.update(data)
         self.size += len(data)
+        self._last = data[-1:]
+
+    def _drop(self) -> None:
+        """Stop storing: the input is over the per-input limit (the compression still completes)."""
+        self.dropped = True
+        self._file.close()
+        with contextlib.suppress(OSError):
+            self._tmp.unlink()
 
     def _write_some(self, data: memoryview) -> int:
         """One write(2): the kernel may take only part of ``data`` (a disk about to fill does)."""
@@ -149,20 +200,30 @@ class OriginalWriter:
     def commit(self) -> str:
         """Rename to the content id (the file is still open, so a failure can be recovered), return it."""
         digest = self._hash.hexdigest()
+        if self.dropped:
+            reason = (f"not stored: {self.size:,} bytes is over the per-input limit of {self._limit:,} "
+                      "bytes, SUMMARIZER_ORIGINALS_MAX_BYTES")  # fmt: skip
+            retention.record_eviction(str(self._dir), [(digest, reason)], time.time())
+            if self._on_commit is not None:
+                self._on_commit(digest, self.size, True)
+            return digest
         final = self._dir / digest
         try:
             if final.exists():
                 self._tmp.unlink(missing_ok=True)
+                os.utime(final)  # used again: least recently used counts from now
             else:
                 os.replace(self._tmp, final)
         except OSError as exc:
             raise self._fail(exc, tail=b"", written=0) from exc
-        self._file.close()
+        self._file.close()  # also drops the writer's lock
+        if self._on_commit is not None:
+            self._on_commit(digest, self.size, False)
         return digest
 
     def abort(self) -> None:
         """Drop the partial file (used when reading the input failed)."""
-        if self._failed:
+        if self._failed or self.dropped:
             return  # the partial file now belongs to the ReadSoFar handed out with the error
         self._file.close()
         self._tmp.unlink(missing_ok=True)
@@ -193,6 +254,8 @@ class TeeReader:
 
 def parse_range(spec: str) -> tuple[int, int | None]:
     """Parse ``A:B`` (1-based, inclusive; either side may be empty) into (start, end)."""
+    import re
+
     match = re.fullmatch(r"\s*(\d*)\s*:\s*(\d*)\s*", spec)
     if match is None or (match.group(1) == "" and match.group(2) == ""):
         raise InputError(f"bad line range {spec!r}; use A:B, A: or :B with 1-based line numbers")
@@ -203,20 +266,68 @@ def parse_range(spec: str) -> tuple[int, int | None]:
     return start, end
 
 
-class OriginalStore:
-    """Read side of the store: resolve an id (or a unique prefix) and stream it back."""
+def _partial_file(directory: str) -> tuple[int, str]:
+    """Create and lock ``.incoming-<pid>-<random>``: the lock marks a live writer (mkstemp would
+    cost the cold path the import of tempfile, and gives no lock)."""
+    import fcntl
 
-    def __init__(self, directory: Path) -> None:
+    for _ in range(100):
+        name = os.path.join(directory, f".incoming-{os.getpid()}-{os.urandom(6).hex()}")
+        try:
+            fd = os.open(name, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            continue
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return fd, name
+    raise FileExistsError(errno.EEXIST, "no free partial-file name", directory)
+
+
+class OriginalStore:
+    """The store: writers for new originals, retention, and the read side (id or unique prefix).
+
+    ``policy`` None means the default policy (1 GiB, 14 days); :meth:`configured` reads the
+    ``SUMMARIZER_ORIGINALS_*`` environment variables. :attr:`dropped` is set when the last
+    commit was over the per-input limit: ``(id, size)``.
+    """
+
+    def __init__(self, directory: Path, policy: retention.RetentionPolicy | None = None) -> None:
         self.directory = directory
+        self.policy = policy if policy is not None else retention.RetentionPolicy()
+        self.dropped: tuple[str, int] | None = None
+
+    @classmethod
+    def configured(cls, directory: Path, env: dict[str, str] | os._Environ[str]) -> OriginalStore:
+        """The store with the policy from the environment; a malformed value is an InputError."""
+        try:
+            return cls(directory, retention.policy_from_env(env))
+        except ValueError as exc:
+            raise InputError(str(exc)) from None
 
     def writer(self) -> OriginalWriter:
-        """Start storing a new original."""
-        return OriginalWriter(self.directory)
+        """Start storing a new original (maintaining the store first when that is due)."""
+        self.dropped = None
+        if retention.due(str(self.directory), self.policy, time.time()):
+            self.maintain()
+        return OriginalWriter(self.directory, self.policy.max_input_bytes, self._committed)
+
+    def _committed(self, restore_id: str, size: int, dropped: bool) -> None:
+        if dropped:
+            self.dropped = (restore_id, size)
+        elif size * _LARGE_FRACTION >= self.policy.max_bytes:
+            self.maintain()
+
+    def maintain(self, *, everything: bool = False) -> retention.Maintenance:
+        """Remove orphaned partial files and evict by age and size (everything: all but the newest)."""
+        return retention.maintain(str(self.directory), self.policy, everything=everything)
+
+    def usage(self) -> retention.Usage:
+        """How many originals, how many bytes, how many partial files."""
+        return retention.usage(str(self.directory))
 
     def path(self, restore_id: str) -> Path:
         """The file holding ``restore_id``; a unique prefix of at least 8 hex digits also works."""
         rid = restore_id.strip().lower()
-        if not _ID.match(rid):
+        if not _valid_id(rid):
             raise InputError(f"bad restore id {restore_id!r}; pass the hex id printed by `summarizer output`")
         exact = self.directory / rid
         if exact.is_file():
@@ -226,6 +337,14 @@ class OriginalStore:
         if len(matches) == 1:
             return matches[0]
         if not matches:
+            if (gone := retention.evicted_entry(str(self.directory), rid)) is not None:
+                full, when, reason = gone
+                stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(when))
+                what = f"was {reason}" if reason.startswith("not stored") else f"was evicted ({reason})"
+                raise NotFound(
+                    f"stored original {full[:12]!r} {what} on {stamp}; run the command again to get its "
+                    "output (SUMMARIZER_ORIGINALS_MAX_BYTES and _MAX_AGE set how much is kept)"
+                )
             raise NotFound(
                 f"no stored original {restore_id!r} in {str(self.directory)!r}; "
                 "compress the output again with `summarizer output`"
@@ -239,6 +358,8 @@ class OriginalStore:
         truncated original is a :class:`StorageError`, never silently returned as if intact.
         """
         path = self.path(restore_id)
+        with contextlib.suppress(OSError):
+            os.utime(path)  # restored: recently used
         with path.open("rb") as handle:
             if hashlib.file_digest(handle, "sha256").hexdigest() != path.name:
                 raise StorageError(

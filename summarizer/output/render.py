@@ -363,6 +363,7 @@ def passthrough_result(
         failed_tests=counts.failed if counts else len(failing),
         counts_from=counts.runner if counts else None,
         failing_tests=tuple(failing),
+        first_error=verdicts.first_error(coords),
         coordinates=tuple(coords),
         omitted_frames=engine.omitted_frames,
         binary_lines=engine.binary_lines,

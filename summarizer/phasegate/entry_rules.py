@@ -71,10 +71,12 @@ _STATUS_SYNONYMS: dict[str, Status] = {
 }
 
 # Text fields that agents also write as a number ("phase": 2) or a list ("tests": [...]).
-TEXT_FROM_SCALARS = ("phase", "tests", "coverage", "blockers", "unblocks")
+TEXT_FROM_SCALARS = ("phase", "tests", "coverage", "blockers", "unblocks", "subtask")
 
 # Keys agents commonly use for the same field (the seed's batch example writes from/to/agent).
-ALIASES = {"from": "from_agent", "to": "to_agent", "agent": "from_agent", "files": "files_changed"}
+# ``id`` names the subtask: the gate keys an entry by (date, phase, agent, subtask).
+ALIASES = {"from": "from_agent", "to": "to_agent", "agent": "from_agent", "files": "files_changed",
+           "id": "subtask"}  # fmt: skip
 
 
 def normalise_status(raw: str) -> tuple[Status, str | None]:
@@ -207,6 +209,7 @@ class LightEntry:
     unblocks: str | None = None
     title: str | None = None
     type: Literal["subtask"] | None = None
+    subtask: str | None = None
 
     @property
     def agent(self) -> str:
@@ -228,7 +231,17 @@ class _Unsure(Exception):
 _SHARED_WHITESPACE = "".join(map(chr, (*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B),
                                         0x2028, 0x2029, 0x202F, 0x205F, 0x3000)))  # fmt: skip
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_TEXT_FIELDS = ("status_note", "phase", "tests", "coverage", "verdict", "blockers", "unblocks", "title")
+_TEXT_FIELDS = (
+    "status_note",
+    "phase",
+    "tests",
+    "coverage",
+    "verdict",
+    "blockers",
+    "unblocks",
+    "title",
+    "subtask",
+)
 _FIELDS = frozenset(f.name for f in dataclasses.fields(LightEntry))
 
 

@@ -15,6 +15,9 @@ Rules chosen where the seed is silent (also in docs/phase-gate.md):
 * A status code counts only in HTTP context: after a word such as *returns*, *status*, *HTTP*, *on*,
   *with*, or before a reason phrase (``401 Unauthorized``); codes joined by ``/``, ``,``, *or*,
   *and* share the context. "Processed 500 rows" has none.
+* Tables are named after (or before) the word table, or by ``CREATE/ALTER/DROP TABLE`` in any
+  case; a name may be snake_case, dotted (``billing.invoice_items``), "quoted", `backticked` or
+  [bracketed], each part of a dotted name quoted on its own; the quotes are dropped.
 * Columns are snake_case identifiers in a sentence about tables/columns/migrations/fields, named
   next to the word column, or added by ``ADD COLUMN``; a name followed by ``(`` is a function.
 * Components are PascalCase names next to component/page/widget (``LoginForm component``), a
@@ -107,22 +110,32 @@ _UNIT_AFTER = re.compile(
     r"|entries|entry|bytes?|[kmg]i?b|%|px|times|calls|chars|characters|tokens)\b",
     re.IGNORECASE,
 )
+# A table name as written: snake_case, dotted (billing.invoice_items), "quoted", `backticked` or
+# [bracketed], each part of a dotted name possibly quoted on its own ("billing"."invoice_items").
+_PART = r"(?:`[^`\s]+`|\"[^\"\s]+\"|\[[^\]\s]+\]|[A-Za-z_][\w$]*)"
+_IDENT = _PART + r"(?:\." + _PART + r")*"
+_LOWER_IDENT = (
+    r"(?:`[^`\s]+`|\"[^\"\s]+\"|\[[^\]\s]+\]|[a-z_][a-z0-9_]*)"
+    r"(?:\.(?:`[^`\s]+`|\"[^\"\s]+\"|\[[^\]\s]+\]|[a-z_][a-z0-9_]*))*"
+)
 _SQL_TABLE = re.compile(
-    r"\b(?:create|alter|drop|truncate)\s+table\s+(?:if\s+(?:not\s+)?exists\s+)?[`\"']?([A-Za-z_][\w.]*)",
+    r"\b(?:create|alter|drop|truncate)\s+(?:temp(?:orary)?\s+)?table\s+(?:if\s+(?:not\s+)?exists\s+)?("
+    + _IDENT
+    + ")",
     re.IGNORECASE,
 )
-_TABLE_AFTER = re.compile(r"\btables?\s+(`[A-Za-z_][\w.]*`|[a-z_][a-z0-9_]*)", re.IGNORECASE)
-_TABLE_BEFORE = re.compile(r"(`[A-Za-z_][\w.]*`|\b[a-z_][a-z0-9_]*)\s+tables?\b")
+_TABLE_AFTER = re.compile(r"\btables?\s+(" + _LOWER_IDENT + ")", re.IGNORECASE)
+_TABLE_BEFORE = re.compile(r"(?<![\w.`\"\]])(" + _LOWER_IDENT + r")\s+tables?\b")
 _FK = re.compile(
     r"\b(?:fk|foreign\s+keys?)\s+(?:to|on|into|referencing|references|->|→)\s+[`\"']?([A-Za-z_]\w*)"
     r"|\breferences\s+[`\"']?([A-Za-z_]\w*)\s*\(",
     re.IGNORECASE,
 )
 _COLUMN_AFTER = re.compile(
-    r"\b(?:add\s+column|columns?|fields?)\s+(?:if\s+not\s+exists\s+)?(`[A-Za-z_]\w*`|[a-z_][a-z0-9_]*)",
+    r"\b(?:add\s+column|columns?|fields?)\s+(?:if\s+not\s+exists\s+)?(`[A-Za-z_]\w*`|\"[A-Za-z_]\w*\"|[a-z_][a-z0-9_]*)",
     re.IGNORECASE,
 )
-_COLUMN_BEFORE = re.compile(r"(`[A-Za-z_]\w*`|\b[a-z_][a-z0-9_]*)\s+(?:columns?|fields?)\b")
+_COLUMN_BEFORE = re.compile(r"(`[A-Za-z_]\w*`|\"[A-Za-z_]\w*\"|\b[a-z_][a-z0-9_]*)\s+(?:columns?|fields?)\b")
 _ALTER_ADD = re.compile(r"\balter\s+table\s+\w+\s+add\s+(?!column\b)[`\"']?([A-Za-z_]\w*)", re.IGNORECASE)
 _SNAKE = re.compile(r"(?<![\w./\-`])`?([a-z][a-z0-9]*(?:_[a-z0-9]+)+)`?(?![\w/(\-]|\.\w)")
 _SCHEMA_CONTEXT = re.compile(
@@ -273,6 +286,11 @@ def _clean_path(path: str) -> str:
 
 
 def _name(raw: str) -> str:
+    """``"billing"."invoice_items"`` and `` `billing`.`invoice_items` `` are ``billing.invoice_items``."""
+    if raw[:1] in "`\"'[" or ".`" in raw or '."' in raw or ".[" in raw:
+        return ".".join(
+            part.strip("`\"'[]") for part in re.findall(r"`[^`]*`|\"[^\"]*\"|\[[^\]]*\]|[^.]+", raw)
+        )
     return raw.strip("`\"'")
 
 
@@ -354,15 +372,16 @@ def _endpoints(text: str) -> list[str]:
 
 
 def _tables(text: str) -> tuple[list[str], list[str]]:
-    tables = [m.group(1) for m in _SQL_TABLE.finditer(text)]
+    tables = [_name(m.group(1)) for m in _SQL_TABLE.finditer(text)]
     for rx in (_TABLE_AFTER, _TABLE_BEFORE):
         for m in rx.finditer(text):
             raw = m.group(1)
             name = _name(raw)
-            if name.lower() in _STOP:
+            if name.lower() in _STOP or _FILE_EXT.search(name):
                 continue
-            # A bare word is a table name only if it looks like one: snake_case or a plural.
-            if raw.startswith("`") or "_" in name or (name.endswith("s") and len(name) > 3):
+            # A bare word is a table name only if it looks like one: snake_case, dotted, quoted or a plural.
+            quoted = raw[:1] in '`"['
+            if quoted or "_" in name or "." in name or (name.endswith("s") and len(name) > 3):
                 tables.append(name)
     fks = [_name(m.group(1) or m.group(2)) for m in _FK.finditer(text)]
     return tables, fks
@@ -377,7 +396,8 @@ def _columns(text: str, tables: Sequence[str]) -> list[str]:
             if looks_named and name.lower() not in _STOP:
                 cols.append(name)
     cols.extend(m.group(1) for m in _ALTER_ADD.finditer(text))
-    skip = set(tables)
+    # the parts of a dotted table name are not columns ("billing"."invoice_items")
+    skip = set(tables) | {part for t in tables if "." in t for part in t.split(".")}
     for sentence in sentences(text):
         if _SCHEMA_CONTEXT.search(sentence):
             cols.extend(

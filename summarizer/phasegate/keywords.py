@@ -15,8 +15,10 @@ How text is matched (the contract the test vectors pin down):
   ``API`` and ``CSS`` whole words and ``deprecat`` a stem (``deprecat\\w*``).
 * A concept's ``phrase`` regex is searched in the words joined by single spaces, for keywords of
   several words (``new table``, ``foreign key``).
-* A concept's ``raw`` regex is searched, case-sensitively, in the original text: it recognises
-  shapes that words lose, such as an endpoint written ``POST /v1/rank`` (upper-case method + path).
+* A concept's ``raw`` regex is searched, case-sensitively unless it says ``(?i:...)``, in the
+  original text: it recognises shapes that words lose, such as an endpoint written ``POST /v1/rank``
+  (upper-case method + path) or a table named ``refresh_tokens``, ``billing.invoice_items``,
+  ``"audit_log"`` or `` `audit_log` `` (the word split would make that several words).
 
 Each word's concepts are computed once and memoised, so scoring a large batch costs about one dict
 lookup per word. The vectors on each row (``matches`` / ``rejects``) are asserted by the tests;
@@ -45,12 +47,16 @@ class Concept:
     phrase: str | None = None  # regex searched in the space-joined lower-cased words
     needs: tuple[str, ...] = ()  # the phrase is tried only if one of these words occurs (speed)
     raw: str | None = None  # case-sensitive regex on the original text (``POST /path`` shapes)
-    raw_needs: str = ""  # the raw regex runs only if the text contains this substring (speed)
+    raw_needs: str = ""  # the raw regex runs only if the lower-cased text contains this (speed)
     matches: tuple[str, ...] = ()  # texts that must match this concept (test vectors)
     rejects: tuple[str, ...] = ()  # texts that must not
 
 
 _NEW = r"(?:new|create|creates|created|creating|add|adds|added|adding|introduce|introduced)"
+# A table or column name as people write it: snake_case, dotted (billing.invoice_items), "quoted",
+# `backticked` or [bracketed], each part of a dotted name possibly quoted on its own.
+_PART = r"(?:`[^`\s]+`|\"[^\"\s]+\"|\[[^\]\s]+\]|[A-Za-z_][\w$]*)"
+_IDENT = _PART + r"(?:\." + _PART + r")*"
 
 # Order follows the seed's table; rows below "typo ... docstring" are our additions (docs/phase-gate.md).
 # fmt: off
@@ -95,9 +101,21 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("new table", 1.0, 0.8, 0.9, "schema/migration",
             phrase=_NEW + r" (?:\w+ ){0,2}?tables?\b|\btable (?:created|added)\b",
             needs=("table", "tables"),
+            # Identifiers are split into words above, so "the refresh_tokens table" is 4 words; the
+            # raw pattern sees a snake_case, dotted, quoted or backticked name as one.
+            raw=r"(?i:\bcreate\s+(?:temp(?:orary)?\s+)?table\b|" + _NEW
+                + r"\s+(?:(?:the|a|an|new)\s+){0,2}" + _IDENT + r"\s+tables?\b|\btables?\s+" + _IDENT
+                + r"\s+(?:was\s+|is\s+)?(?:created|added)\b)",
+            raw_needs="table",
             matches=("Added new table sessions", "new refresh tokens table", "CREATE TABLE users",
-                     "created the orders table"),
-            rejects=("table of contents", "editable table", "added index to users table")),
+                     "created the orders table", "Created the refresh_tokens table",
+                     "created billing.invoice_items table", "Added the `audit_log` table",
+                     'added "user_sessions" table', "create table if not exists billing.invoice_items",
+                     "Create Table orders", "CREATE TABLE `audit_log` (id int)",
+                     'Created the "billing"."invoice_items" table', "table audit_log was created"),
+            rejects=("table of contents", "editable table", "added index to users table",
+                     "Updated the refresh_tokens table", "dropped the billing.invoice_items table",
+                     "ALTER TABLE users ADD deleted_at", "truncate table sessions")),
     Concept("new column", 0.7, 0.8, 0.6, "schema/migration",
             phrase=_NEW + r" (?:\w+ ){0,2}?columns?\b|\balter table \w+ add\b|\bcolumn (?:created|added)\b",
             needs=("column", "columns", "alter"),
@@ -105,13 +123,18 @@ CONCEPTS: tuple[Concept, ...] = (
             raw=r"\b(?:[Aa]dd(?:s|ed|ing)?|[Nn]ew|[Cc]reat(?:e|es|ed|ing)|[Ii]ntroduc(?:e|es|ed|ing))\s+"
                 r"(?:(?:an?|the|nullable|optional|required)\s+){0,2}`?[a-z][a-z0-9_]*\."
                 r"(?!(?:py|pyi|ts|tsx|js|jsx|mjs|md|json|ya?ml|toml|sql|sh|go|rs|rb|java|kt|css|scss|html|vue"
-                r"|svelte|txt|cfg|ini|lock|env|csv|log)\b)[a-z][a-z0-9_]*\b(?!\.\w|\()",
-            raw_needs=".",
+                r"|svelte|txt|cfg|ini|lock|env|csv|log)\b)[a-z][a-z0-9_]*\b(?!\.\w|\(|`?\s+tables?\b)"
+                r"|(?i:" + _NEW + r"\s+(?:(?:an?|the|new|nullable|optional|required)\s+){0,2}" + _IDENT
+                + r"\s+columns?\b)",
+            raw_needs="",
             matches=("new column expires_at", "added nullable column expires_at",
                      "ALTER TABLE users ADD deleted_at", "Added invoices.due_date (date, nullable)",
-                     "adds a nullable `customers.tax_id`"),
+                     "adds a nullable `customers.tax_id`",
+                     "Added the billing.invoice_items.amount_cents column",
+                     'Added the "expires_at" column', "added a `revoked_at` column"),
             rejects=("column chart", "columnist", "added utils.py", "Added config.yaml and main.go",
-                     "added db.session.commit() calls")),
+                     "added db.session.commit() calls", "Added billing.invoice_items table",
+                     "Renamed the expires_at column")),
     Concept("index", 0.5, 0.6, 0.3, "database",
             words=r"(?:re)?index(?:es|ed|ing)?|indices",
             matches=("index", "indexes", "indices", "indexed", "reindex", "reindexing"),
@@ -228,7 +251,8 @@ def find_concepts(text: str) -> tuple[Concept, ...]:
         text = _PLACEHOLDER.sub(" ", text)
     words = words_of(text)
     unique = set(words)
-    found_raw = {c.name for c, rx, needs in _RAW_CONCEPTS if needs in text and rx.search(text)}
+    lowered = text.lower()
+    found_raw = {c.name for c, rx, needs in _RAW_CONCEPTS if needs in lowered and rx.search(text)}
     found: set[str] = found_raw
     for word in unique:
         found |= _concepts_of_word(word)

@@ -48,6 +48,7 @@ class SubtaskSummary(BaseModel):
     unblocks: str | None = None
     title: str | None = None
     type: Literal["subtask"] | None = None
+    subtask: str | None = None  # the subtask's own id (alias ``id``); the gate keys entries by it
 
     @model_validator(mode="before")
     @classmethod

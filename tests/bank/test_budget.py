@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from summarizer.bank.active_context import parse_active_context
+from summarizer.bank.layout import load_state
 from summarizer.bank.ledger import carryover, per_phase_budget
 from summarizer.errors import EscalationRequired
 
@@ -43,13 +43,24 @@ def test_three_phase_feature_end_to_end_with_carryover(gate: Gate, bank: Path) -
     ]
     assert figures == [(12, 0, 12, 4.0, 1), (12, 1, 13, 5.5, 1), (12, 1, 13, 14.0, 0)]
     assert any("uses 14 budget-lines of its 13" in f for f in r3.flags)
-    ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
+    ctx = load_state(bank).active
     costs = {(e.phase, e.agent): e.cost for e in ctx.entries()}
     assert costs[("2", "aphrodite")] == 2.0 and costs[("3", "h1")] == costs[("3", "h2")] == 1.0
     assert all(costs[("3", a)] == 3.0 for a in ("c1", "c2", "c3", "c4"))
     assert "| auth | 2 | 8 | 12 | 1 | 13 | 5.5 | 1 |" in (bank / "01-active-context.md").read_text()
     zz2 = (bank / ".tmp/ZZ-phase2-context.md").read_text()
     assert "- Allocated: 13 lines\n- Used: 5.5 lines\n- Carried: 1 lines" in zz2
+
+
+def test_the_active_context_of_the_three_phase_feature_has_no_marker_lines(gate: Gate, bank: Path) -> None:
+    """Every line of 01-active-context.md is one a person would write: no HTML comments, no JSON."""
+    gate("1", [_critical("demeter"), MEDIUM], feature="auth")
+    gate("2", [_critical("hermes"), _high("aphrodite"), TYPO], feature="auth")
+    gate("3", [*(_critical(a) for a in ("c1", "c2", "c3", "c4")), _high("h1"), _high("h2")], feature="auth")
+    text = (bank / "01-active-context.md").read_text()
+    for line in text.splitlines():
+        assert "<!--" not in line and "-->" not in line and '{"' not in line, line
+    assert len(load_state(bank).active.entries()) == 11  # every entry is still recognised
 
 
 def test_rerunning_an_earlier_phase_keeps_its_recorded_carry_in(gate: Gate, bank: Path) -> None:
@@ -66,7 +77,7 @@ def test_a_second_gate_of_a_phase_budgets_around_stored_entries(gate: Gate, bank
     gate("1", [*(_critical(a) for a in ("a", "b", "c"))])  # 9 of 12
     report = gate("1", [_high("h1"), _high("h2")])  # 3 left: both 1-line minimum, one upgraded
     assert report.budgets[0].used == 12.0
-    ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
+    ctx = load_state(bank).active
     assert sorted(e.cost for e in ctx.entries() if e.band == "HIGH") == [1.0, 2.0]
 
 
@@ -80,7 +91,7 @@ def test_c7_trim_archives_first_then_removes_low_and_cuts_medium(gate: Gate, ban
     assert report.trim.startswith(
         "C7 trim: removed 20 low-priority entries, archived to _notes/archive/2026-06-compressed-entries.md"
     )
-    ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
+    ctx = load_state(bank).active
     assert sum(e.cost for e in ctx.entries()) == 100
     assert sum(e.band == "LOW" for e in ctx.entries()) == 80
     assert not any(e.trimmed for e in ctx.entries())  # removing LOW was enough: MEDIUM untouched
@@ -94,7 +105,7 @@ def test_c7_trim_archives_first_then_removes_low_and_cuts_medium(gate: Gate, ban
 def test_c7_cuts_medium_when_low_is_not_enough_and_never_touches_high(gate: Gate, bank: Path) -> None:
     """120 MEDIUM lines: 40 cut to 0.5 (filename-only) to reach 100; the originals go to the archive."""
     gate("1", [{**MEDIUM, "from_agent": f"m{i}"} for i in range(120)], estimated_phases=1)
-    ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
+    ctx = load_state(bank).active
     cut = [e for e in ctx.entries() if e.trimmed]
     assert len(cut) == 40 and all(
         e.cost == 0.5 and e.lines == (f"[{e.agent.capitalize()}] — a.py",) for e in cut
@@ -109,7 +120,7 @@ def test_critical_and_high_over_the_cap_are_reported_not_dropped(gate: Gate, ban
     gate("1", [_critical(f"c{i}") for i in range(30)], estimated_phases=1)
     report = gate("2", [_high(f"h{i}") for i in range(10)], estimated_phases=1)
     assert any("never dropped" in f for f in report.flags)
-    ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
+    ctx = load_state(bank).active
     assert len(ctx.entries()) == 40 and sum(e.cost for e in ctx.entries()) == 110
 
 

@@ -170,3 +170,30 @@ def test_cli_entries_without_date_get_todays_utc_date(tmp_path: Path, entries: P
     today = dt.datetime.now(dt.UTC).date().isoformat()
     assert _run("--phase", "1", "--bank", str(bank), str(entries))[0] == 0
     assert f"### {today} — 1: hermes" in (bank / "02-progress-log.md").read_text()
+
+
+def test_the_printed_inject_hint_works_when_pasted(tmp_path: Path, entries: Path) -> None:
+    """The hint names --feature and --bank; run as printed (a real process), it prints the learnings."""
+    import os
+    import shlex
+    import sys
+
+    bank = tmp_path / "b"
+    learnings = tmp_path / "learnings" / "auth-jwt" / "learnings.md"
+    learnings.parent.mkdir(parents=True)
+    learnings.write_text("- Refresh tokens are single-use: rotate on every call.\n")
+    code, out, _ = _run("--phase", "1", "--feature", "auth-jwt", "--bank", str(bank), str(entries))
+    hint = next(line for line in out.splitlines() if line.startswith("Learnings pending"))
+    command = shlex.split(hint.split(": ", 1)[1])
+    assert code == 0 and command[:4] == ["summarizer", "gate", "--inject", "1"]
+    assert "--feature" in command and "--bank" in command
+    script = Path(sys.executable).parent / "summarizer"
+    done = subprocess.run([str(script), *command[1:]], capture_output=True, text=True, env=dict(os.environ))
+    assert done.returncode == 0, done.stderr
+    assert "Refresh tokens are single-use" in done.stdout and "(none recorded)" not in done.stdout
+
+
+def test_the_inject_hint_leaves_out_what_is_the_default(entries: Path, isolated_env: Path) -> None:
+    """Default bank and feature: the command is just ``summarizer gate --inject 1``."""
+    code, out, _ = _run("--phase", "1", str(entries))
+    assert code == 0 and "The next agent's block: summarizer gate --inject 1" in out.splitlines()

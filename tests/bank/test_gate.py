@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from summarizer.bank.active_context import parse_active_context
 from summarizer.bank.entry import content_hash
+from summarizer.bank.layout import load_state
 from summarizer.errors import EscalationRequired, InputError
 
 from .conftest import DATE, JWT, TABLE, TYPO, Gate, snapshot
@@ -30,6 +30,7 @@ def test_all_bank_files_are_written(gate: Gate, bank: Path) -> None:
         "02-progress-log.md",
         "_xref/index.md",
         "_xref/_next_id.json",
+        "_bank-state.json",
         ".tmp/ZZ-phase1-context.md",
     }
     log = (bank / "02-progress-log.md").read_text()
@@ -56,7 +57,7 @@ def test_a_changed_summary_replaces_its_entry_in_place(gate: Gate, bank: Path) -
     }
     report = gate("1", [TABLE, changed, TYPO])
     assert (report.replaced, report.unchanged) == (1, 2)
-    ctx = parse_active_context((bank / "01-active-context.md").read_text(), path="a")
+    ctx = load_state(bank).active
     agents = [e.agent for e in ctx.entries()]
     assert agents == ["demeter", "hermes", "prometheus"]
     hermes = next(e for e in ctx.entries() if e.agent == "hermes")
@@ -75,23 +76,27 @@ def test_content_hash_is_sha256_of_canonical_json() -> None:
 
 
 def test_in_progress_blocked_escalated_are_flagged_not_written(gate: Gate, bank: Path) -> None:
-    """The preflight never compresses in_progress / blocked / escalated entries; it flags them."""
+    """The preflight never compresses in_progress / blocked / escalated entries: flagged, and listed
+    under Unfinished (agent, status, reason), never in Completed Phases."""
     entries = [
         {**TYPO, "from_agent": a, "status": s}
         for a, s in (("hermes", "in_progress"), ("demeter", "blocked"), ("aphrodite", "escalated"))
     ]
     report = gate("1", [JWT, *entries])
-    assert report.compressed == 1 and report.skipped == 3
+    assert report.compressed == 1 and report.skipped == 3 and report.unfinished == 3
     assert len([f for f in report.flags if "not compressed" in f]) == 3
-    text = (bank / "01-active-context.md").read_text()
-    assert "demeter" not in text and "aphrodite →" not in text
+    state = load_state(bank)
+    assert [e.agent for e in state.active.entries()] == ["hermes"]
+    assert sorted((u.agent, u.status) for u in state.active.unfinished) == [
+        ("aphrodite", "escalated"), ("demeter", "blocked"), ("hermes", "in_progress"),
+    ]  # fmt: skip
 
 
 def test_partial_is_compressed_with_a_warning_and_at_least_medium(gate: Gate, bank: Path) -> None:
     """partial (waiting on API): compressed, marked ⚠️, banded at least MEDIUM."""
     report = gate("1", [{**TYPO, "status": "partial (waiting on API)"}])
     assert report.compressed == 1 and any("partial" in f for f in report.flags)
-    entry = parse_active_context((bank / "01-active-context.md").read_text(), path="a").entries()[0]
+    entry = load_state(bank).active.entries()[0]
     assert (entry.band, entry.status) == ("MEDIUM", "partial")
     assert "⚠️ partial" in (bank / "01-active-context.md").read_text()
 
@@ -141,10 +146,10 @@ def test_entries_without_a_date_take_the_request_date(gate: Gate, bank: Path) ->
     assert "### 2026-07-01 — 1: prometheus" in (bank / "02-progress-log.md").read_text()
 
 
-def test_duplicate_keys_in_one_batch_are_bad_input(gate: Gate, bank: Path) -> None:
-    """Two entries with one (date, phase, agent) cannot both be stored: InputError, nothing written."""
-    with pytest.raises(InputError, match="repeats the key"):
-        gate("1", [TYPO, {**TYPO, "summary": "Another"}])
+def test_a_repeated_explicit_id_in_one_batch_is_bad_input(gate: Gate, bank: Path) -> None:
+    """Two entries claiming one (date, phase, agent, id) cannot both be stored: nothing written."""
+    with pytest.raises(InputError, match="repeats the id 'a'"):
+        gate("1", [{**TYPO, "id": "a"}, {**TYPO, "summary": "Another", "id": "a"}])
     assert snapshot(bank) == {}
 
 
@@ -170,11 +175,18 @@ def test_parallel_phases_in_one_batch_get_one_zz_each(gate: Gate, bank: Path) ->
     assert "# Phase 2a → Phase 3 Context" in (bank / ".tmp/ZZ-phase2a-context.md").read_text()
 
 
-def test_a_batch_with_nothing_to_compress_writes_nothing(gate: Gate, bank: Path) -> None:
-    """Only protected entries: flagged, and no bank file is created."""
-    report = gate("1", [{**TYPO, "status": "in_progress"}])
-    assert report.compressed == 0 and report.skipped == 1 and report.written == ()
-    assert snapshot(bank) == {}
+def test_a_batch_with_nothing_to_compress_says_so_and_lists_the_unfinished_work(
+    gate: Gate, bank: Path
+) -> None:
+    """Only protected entries: nothing compressed, said plainly; the entry is listed under Unfinished."""
+    report = gate("1", [{**TYPO, "status": "in_progress (half the files)"}])
+    assert report.compressed == 0 and report.skipped == 1
+    assert report.lines()[1] == (
+        "Nothing to compress: 1 not complete (listed under Unfinished); no entry of Completed Phases changed."
+    )
+    text = (bank / "01-active-context.md").read_text()
+    assert "| default | 1 | 2026-06-20 | prometheus | in_progress | half the files |" in text
+    assert "### Phase" not in text
 
 
 def test_learnings_pending_is_reported(gate: Gate, bank: Path, tmp_path: Path) -> None:

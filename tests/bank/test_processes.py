@@ -93,23 +93,39 @@ def _temps(bank: Path) -> list[Path]:
     return [p for p in bank.rglob("*.tmp") if p.is_file()]
 
 
-def _prepare(tmp_path: Path) -> tuple[Path, Path, dict[str, bytes], dict[str, bytes]]:
-    """A bank after phase 1, the phase-2 batch, the old snapshot and the snapshot of a clean phase-2 run."""
+Snapshot = dict[str, bytes]
+
+
+def _prepare(tmp_path: Path, *, rerun: bool = False) -> tuple[Path, str, Path, Snapshot, Snapshot]:
+    """A bank after phase 1, the batch to kill, the old snapshot and the snapshot of a clean run.
+
+    ``rerun=False``: the phase-2 batch (new rows only). ``rerun=True``: phase 1 again with one of
+    hermes' three subtasks edited and another dropped: rows replaced and removed, which is what the
+    sidecar's ``previous`` records must carry through a crash.
+    """
     bank = tmp_path / "bank"
-    _rerun(bank, "1", write_jsonl(tmp_path / "p1.jsonl", [TABLE, TYPO]))
+    subtasks = [{**JWT, "summary": f"Added POST /api/s{i} returning 201."} for i in range(3)]
+    _rerun(bank, "1", write_jsonl(tmp_path / "p1.jsonl", [TABLE, TYPO, *subtasks]))
     (bank / ".tmp" / "REVIEW-phase2.md").write_text("Verdict: APPROVED\n")
     old = snapshot(bank)
-    batch = write_jsonl(tmp_path / "p2.jsonl", _batch(2))
+    if rerun:
+        edited = [TABLE, TYPO, {**subtasks[0], "summary": "Added POST /api/s0 returning 202."}, subtasks[2]]
+        phase, batch = "1", write_jsonl(tmp_path / "p1b.jsonl", edited)
+    else:
+        phase, batch = "2", write_jsonl(tmp_path / "p2.jsonl", _batch(2))
     reference = tmp_path / "reference"
     shutil.copytree(bank, reference)
-    _rerun(reference, "2", batch)
-    return bank, batch, old, snapshot(reference)
+    _rerun(reference, phase, batch)
+    return bank, phase, batch, old, snapshot(reference)
 
 
-def test_sigkill_between_writes_leaves_old_or_new_files_and_the_rerun_completes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("rerun", [False, True], ids=["new-rows", "replaced-and-dropped-rows"])
+def test_sigkill_between_writes_leaves_old_or_new_files_and_the_rerun_completes(
+    tmp_path: Path, rerun: bool
+) -> None:
     """Kill after the k-th file write, for every k: each file is its old or its new complete bytes;
     a second run finishes the gate with exactly the bytes of an uninterrupted run."""
-    bank, batch, old, new = _prepare(tmp_path)
+    bank, phase, batch, old, new = _prepare(tmp_path, rerun=rerun)
     writes = sum(1 for name in new if old.get(name) != new[name])
     assert writes >= 5
     pristine = tmp_path / "pristine"
@@ -117,13 +133,13 @@ def test_sigkill_between_writes_leaves_old_or_new_files_and_the_rerun_completes(
     for k in range(1, writes + 1):
         shutil.rmtree(bank)
         shutil.copytree(pristine, bank)
-        proc = _gate(bank, "2", batch, {CRASH_AFTER_ENV: str(k)})
+        proc = _gate(bank, phase, batch, {CRASH_AFTER_ENV: str(k)})
         assert proc.wait(timeout=60) == -signal.SIGKILL
         after = snapshot(bank)
         for name, data in after.items():
             assert data in (old.get(name), new.get(name)), f"k={k}: {name} is neither old nor new"
         load_state(bank)
-        _rerun(bank, "2", batch)
+        _rerun(bank, phase, batch)
         final = snapshot(bank)
         if old.get("_xref/_next_id.json") != final.get("_xref/_next_id.json") and k == 1:
             # Killed right after the counter was written: its IDs are spent, the re-run takes the next
@@ -140,8 +156,8 @@ def test_sigkill_between_writes_leaves_old_or_new_files_and_the_rerun_completes(
 def test_sigkill_inside_a_write_leaves_a_temp_file_that_the_next_run_cleans(tmp_path: Path) -> None:
     """Killed after the temp file is written, before the rename: the target is untouched; the stale
     temp file is removed by a later run once it is older than 5 minutes."""
-    bank, batch, old, new = _prepare(tmp_path)
-    proc = _gate(bank, "2", batch, {CRASH_IN_WRITE_ENV: "1"})
+    bank, phase, batch, old, new = _prepare(tmp_path)
+    proc = _gate(bank, phase, batch, {CRASH_IN_WRITE_ENV: "1"})
     assert proc.wait(timeout=60) == -signal.SIGKILL
     leftovers = _temps(bank)
     assert len(leftovers) == 1
@@ -150,6 +166,6 @@ def test_sigkill_inside_a_write_leaves_a_temp_file_that_the_next_run_cleans(tmp_
             assert data in (old.get(name), new.get(name))
     past = time.time() - 600
     os.utime(leftovers[0], (past, past))
-    _rerun(bank, "2", batch)
+    _rerun(bank, phase, batch)
     assert not _temps(bank)
     assert snapshot(bank) == new

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from summarizer import app
 from summarizer.bank import GateRequest, run_gate
-from summarizer.bank.active_context import parse_active_context
+from summarizer.bank.layout import load_state
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.scoring import Band
 from summarizer.settings import Settings
@@ -33,10 +33,7 @@ def test_semantic_lines_replace_the_template_and_get_labels(bank: Path) -> None:
 
     run_gate(bank, _request([TABLE, JWT, TYPO]), summarize=fake)
     assert [band for _, band, _ in seen] == ["CRITICAL", "HIGH"]
-    entries = {
-        e.agent: e
-        for e in parse_active_context((bank / "01-active-context.md").read_text(), path="a").entries()
-    }
+    entries = {e.agent: e for e in load_state(bank).active.entries()}
     assert entries["demeter"].lines == (
         "What changed: model line 0 for CRITICAL",
         "To next agent: model line 1 for CRITICAL",
@@ -49,7 +46,7 @@ def test_semantic_lines_replace_the_template_and_get_labels(bank: Path) -> None:
 def test_an_answer_with_the_wrong_line_count_falls_back_to_the_template(bank: Path) -> None:
     """A 1-line answer for a 3-line CRITICAL entry is ignored: the template lines are stored."""
     run_gate(bank, _request([TABLE]), summarize=lambda jobs: [("only one line",) for _ in jobs])
-    entry = parse_active_context((bank / "01-active-context.md").read_text(), path="a").entries()[0]
+    entry = load_state(bank).active.entries()[0]
     assert entry.lines[0].startswith("What changed: Created refresh_tokens table") and len(entry.lines) == 3
 
 

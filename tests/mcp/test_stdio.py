@@ -56,7 +56,8 @@ async def _scenario(tmp_path: Path, log: str, transcript: Path) -> None:
         found = await session.call_tool("mem_search", {"query": "middleware", "project": "engram"})
         assert _text(found).startswith("Found 1 memories:\n\n[1] #1 (architecture) — Auth architecture\n")
 
-        compressed = await session.call_tool("output_compress", {"output": log, "target_tokens": 600})
+        compressed = await session.call_tool("output_compress", {"output": log, "target_tokens": 600,
+                                                                  "envelope": True})
         assert not compressed.is_error, _text(compressed)
         envelope = json.loads(_text(compressed))
         assert envelope["reduction"] > 0.8

@@ -160,3 +160,38 @@ def test_qualified_columns_and_any_url_scheme() -> None:
     assert f.columns == ("orders.user_id",)
     assert f.urls == ("redis://cache:6379/0",)
     assert extract_facts("Edited config.py in the migration").columns == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "tables"),
+    [
+        ("Created the refresh_tokens table with FK to users.", ("refresh_tokens",)),
+        ("Created the orders table.", ("orders",)),
+        ("Created billing.invoice_items table for line items.", ("billing.invoice_items",)),
+        ('Added the "billing"."invoice_items" table.', ("billing.invoice_items",)),
+        ("Added the `audit_log` table.", ("audit_log",)),
+        ('create table "user_sessions" (id int)', ("user_sessions",)),
+        ("CREATE TABLE IF NOT EXISTS billing.invoice_items (id int)", ("billing.invoice_items",)),
+        ("Create Table [dbo].[Orders] (id int)", ("dbo.Orders",)),
+        ("create temporary table scratch_rows (id int)", ("scratch_rows",)),
+        ("Edited config.py table", ()),
+        ("Fixed the table of contents", ()),
+    ],
+)
+def test_table_names_in_every_spelling(text: str, tables: tuple[str, ...]) -> None:
+    """snake_case, dotted, quoted, backticked and bracketed names, CREATE TABLE in any case."""
+    f = extract_facts(text)
+    assert f.tables == tables
+    assert not set(f.columns) & {part for t in tables for part in t.split(".")}
+
+
+@pytest.mark.parametrize(
+    ("text", "columns"),
+    [
+        ('Added nullable column "expires_at" to the refresh_tokens table', ("expires_at",)),
+        ("Added column `is_active` to users", ("is_active",)),
+    ],
+)
+def test_quoted_and_backticked_columns(text: str, columns: tuple[str, ...]) -> None:
+    """A column named in quotes or backticks is found without its quotes."""
+    assert extract_facts(text).columns == columns

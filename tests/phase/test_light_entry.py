@@ -17,7 +17,7 @@ from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.service import entry_from_mapping, score_one
 
 DATASET = Path(__file__).parents[2] / "evals" / "datasets" / "phase_gate.jsonl"
-KEYS = [*SubtaskSummary.model_fields, "from", "to", "agent", "files", "bogus"]
+KEYS = [*SubtaskSummary.model_fields, "from", "to", "agent", "files", "id", "bogus"]
 SPACE = st.sampled_from([" ", "\t", "\n", "\xa0", "\u2003", "\x1c", "\x1f", "\u3000", "\ufeff", ""])
 WORD = st.sampled_from(
     ["Hermes", "aphrodite", "auth", "a.py", "b.py", "partial", "partial (waiting on API)", "In Progress",

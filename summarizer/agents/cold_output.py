@@ -1,0 +1,147 @@
+"""The cold path of ``summarizer output``: pass a small input through without pydantic or click.
+
+An input that fits in the pass-through bound in bytes (``floor`` or ``target``, 10,000 tokens by
+default; a token is at least one byte of valid UTF-8) passes through unchanged whatever the
+tokenizer would say, so it is answered here: stored in the originals store (``restore`` works
+as before) and printed byte-identical. Everything else steps aside *before printing anything*
+and the click command runs as if this path had not been there, reading stdin again from what was
+consumed (the same contract as the cold path of ``summarizer score``): ``--json``, ``--help``,
+a missing file, an empty, binary or larger input, an input with a secret to redact (the click
+command prints the scrubbed text), a store that cannot be written.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+
+from summarizer.agents.child import write_all
+from summarizer.agents.run import COLD_MAX_BYTES, DEFAULT_FLOOR, DEFAULT_THRESHOLD
+
+__all__ = ["parse_output_args", "try_cold_output"]
+
+
+def parse_output_args(args: list[str]) -> tuple[str, int] | None:
+    """``(source, bound)`` for a plain ``output`` call, or ``None`` when click must parse it."""
+    source: str | None = None
+    target: int | None = None
+    floor = DEFAULT_FLOOR
+    seen: set[str] = set()
+    rest = list(args)
+    while rest:
+        token = rest.pop(0)
+        if token == "-" or not token.startswith("-"):
+            if source is not None:
+                return None
+            source = token
+            continue
+        name, has_value, value = token.partition("=")
+        if name not in ("--target", "--floor", "--exit-code") or name in seen:
+            return None
+        seen.add(name)
+        if not has_value:
+            if not rest:
+                return None
+            value = rest.pop(0)
+        digits = value[1:] if name == "--exit-code" and value.startswith("-") else value
+        if not digits.isdigit() or (name == "--target" and int(value) < 1):
+            return None
+        if name == "--target":
+            target = int(value)
+        elif name == "--floor":
+            floor = int(value)
+    bound = max(floor, target if target is not None else DEFAULT_THRESHOLD)
+    return (source or "-"), min(bound, COLD_MAX_BYTES)
+
+
+class _Chain(io.RawIOBase):
+    """What the cold path consumed, then the rest of the real stdin."""
+
+    def __init__(self, head: bytes, rest: io.BufferedIOBase | None) -> None:
+        self._head = head
+        self._rest = rest
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        if self._head:
+            n = min(len(buffer), len(self._head))
+            buffer[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        if self._rest is None:
+            return 0
+        data = self._rest.read1(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+
+def _step_aside(source: str, consumed: bytes) -> bool:
+    if source == "-" and consumed:
+        rest = sys.stdin.buffer if sys.stdin is not None else None
+        encoding = getattr(sys.stdin, "encoding", None) or "utf-8"
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(_Chain(consumed, rest)), encoding=encoding)  # type: ignore[arg-type]
+    return False
+
+
+def try_cold_output(args: list[str]) -> bool:
+    """Answer ``summarizer output ARGS`` here when the input surely passes through; True when done."""
+    call = parse_output_args(args)
+    if call is None:
+        return False
+    source, bound = call
+    if source == "-":
+        if sys.stdin is None:
+            return False
+        data = sys.stdin.buffer.read(bound + 1)
+    elif os.path.isfile(source):
+        try:
+            with open(source, "rb") as handle:
+                data = handle.read(bound + 1)
+        except OSError:
+            return False
+    else:
+        return False
+    if not data or len(data) > bound:
+        return _step_aside(source, data)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return _step_aside(source, data)
+    from summarizer.scrub import scrub
+
+    if scrub(text)[1]:
+        return _step_aside(source, data)
+    if not _store(data):
+        return _step_aside(source, data)
+    sys.stdout.flush()
+    if not write_all(sys.stdout.fileno(), data):
+        # The reader went away (`| head`): exit 1 quietly, as the click command does.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    return True
+
+
+def _store(data: bytes) -> bool:
+    from pathlib import Path
+
+    from summarizer.agents.paths import store_dir
+    from summarizer.errors import InputError
+    from summarizer.output.originals import OriginalNotStored, OriginalStore
+
+    try:
+        # Not app.build_originals: the composition root imports the pydantic Settings. The
+        # store's own factory with the same directory rule (tests/agents/test_cold_path.py).
+        store = OriginalStore.configured(Path(store_dir(os.environ)), os.environ)
+        writer = store.writer()
+    except (OriginalNotStored, InputError):
+        return False
+    try:
+        writer.write(data)
+        writer.commit()
+    except OriginalNotStored as failure:
+        failure.read_so_far.close()
+        return False
+    return store.dropped is None

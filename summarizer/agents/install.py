@@ -1,0 +1,331 @@
+"""``summarizer init``: install, show and remove the agent integrations.
+
+Each installer is idempotent, touches one file, and removes exactly what it added:
+
+* **claude-code**: a ``PreToolUse`` hook on ``Bash`` running ``<summarizer> hook claude``, merged
+  into ``~/.claude/settings.json`` (``--global``) or ``.claude/settings.local.json``
+  (``--project``; the personal project file, not the one teams commit). Other keys and hooks are
+  kept; the file before the first change is saved next to it as ``*.summarizer-backup``, and
+  ``--uninstall`` puts those exact bytes back when nothing else changed meanwhile (otherwise it
+  removes only our hook entry).
+* **opencode**: the plugin ``summarizer.js`` (package data) in ``~/.config/opencode/plugins/`` or
+  ``.opencode/plugins/``; a file of that name that is not ours is never overwritten.
+* **codex**: Codex's hooks cannot rewrite a command (``PreToolUse`` may only deny; the
+  ``updatedInput`` field is ignored) and released versions cannot replace a tool's output
+  (``PostToolUse`` output rewriting is an open pull request, openai/codex #20703). So the Codex
+  integration is an instruction block in ``AGENTS.md`` (``~/.codex/AGENTS.md`` or the project's)
+  asking the agent to run noisy commands through ``summarizer run --``; ``docs/agents.md`` says so.
+
+Paths come from an explicit environment mapping and working directory, so tests run on tmp dirs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from summarizer.errors import InputError, StorageError
+
+__all__ = ["AGENTS", "Installed", "install", "location", "show", "uninstall"]
+
+AGENTS = ("claude-code", "opencode", "codex")
+BACKUP_SUFFIX = ".summarizer-backup"
+PLUGIN_NAME = "summarizer.js"
+PLUGIN_MARK = "// summarizer-plugin: v1"
+_BEGIN = "<!-- summarizer:begin"
+_END = "<!-- summarizer:end -->"
+CODEX_BLOCK = """\
+## Tool output (summarizer)
+
+Run commands whose output can be long (tests, builds, linters, installs, logs) through
+`summarizer run -- CMD ARGS...` (or `summarizer run "cmd1 && cmd2"` for a shell line). It prints
+small outputs unchanged and compresses large ones, keeping every error line, `file:line`
+reference and failing test, and exits with the command's own status. The last line,
+`[full output: summarizer restore ID ...]`, gives back the full output (`--lines A:B` for a range).
+Do not wrap commands whose output you need verbatim (`cat`, `head`, `git diff`, `jq`, ...).
+"""
+
+
+class Installed:
+    """What ``--show`` reports for one agent and scope."""
+
+    __slots__ = ("agent", "command", "installed", "path", "scope")
+
+    def __init__(self, agent: str, scope: str, path: Path, installed: bool, command: str | None) -> None:
+        self.agent, self.scope, self.path = agent, scope, path
+        self.installed, self.command = installed, command
+
+
+def location(agent: str, scope: str, env: Mapping[str, str], cwd: Path) -> Path:
+    """The file ``agent``'s integration lives in, for ``scope`` ``"global"`` or ``"project"``."""
+    home = Path(env.get("HOME") or Path.home())
+    if agent == "claude-code":
+        if scope == "project":
+            return cwd / ".claude" / "settings.local.json"
+        return Path(env.get("CLAUDE_CONFIG_DIR") or home / ".claude") / "settings.json"
+    if agent == "opencode":
+        if scope == "project":
+            return cwd / ".opencode" / "plugins" / PLUGIN_NAME
+        return Path(env.get("XDG_CONFIG_HOME") or home / ".config") / "opencode" / "plugins" / PLUGIN_NAME
+    if agent == "codex":
+        if scope == "project":
+            return cwd / "AGENTS.md"
+        return Path(env.get("CODEX_HOME") or home / ".codex") / "AGENTS.md"
+    raise InputError(f"unknown agent {agent!r}; choose one of {', '.join(AGENTS)}")
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Atomic replace in the same directory, keeping the file's permissions."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.summarizer-tmp")
+        tmp.write_bytes(data)
+        if path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        os.replace(tmp, path)
+    except OSError as exc:
+        reason = exc.strerror or exc
+        raise StorageError(f"cannot write {str(path)!r}: {reason}; check its permissions") from exc
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise StorageError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from exc
+
+
+# --- Claude Code -------------------------------------------------------------------------------
+
+
+def _is_ours(hook: object) -> bool:
+    if not isinstance(hook, dict):
+        return False
+    command = hook.get("command")
+    return isinstance(command, str) and command.rstrip().endswith("hook claude") and "summarizer" in command
+
+
+def _settings(raw: bytes | None, path: Path) -> dict[str, object]:
+    if raw is None or not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise InputError(f"{str(path)!r} is not valid JSON ({exc}); fix it, then run init again") from None
+    if not isinstance(data, dict):
+        raise InputError(f"{str(path)!r} does not hold a JSON object; fix it, then run init again")
+    return data
+
+
+def _groups(data: dict[str, object], path: Path) -> list[object]:
+    hooks = data.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise InputError(f"'hooks' in {str(path)!r} is not an object; fix it, then run init again")
+    groups = hooks.setdefault("PreToolUse", [])
+    if not isinstance(groups, list):
+        raise InputError(f"'hooks.PreToolUse' in {str(path)!r} is not a list; fix it, then run init again")
+    return groups
+
+
+def _strip_ours(data: dict[str, object]) -> bool:
+    """Remove our hook entries (and groups/containers left empty by that); True if any was found."""
+    hooks = data.get("hooks")
+    groups = hooks.get("PreToolUse") if isinstance(hooks, dict) else None
+    if not isinstance(hooks, dict) or not isinstance(groups, list):
+        return False
+    found = False
+    kept_groups = []
+    for group in groups:
+        inner = group.get("hooks") if isinstance(group, dict) else None
+        if isinstance(group, dict) and isinstance(inner, list) and any(_is_ours(h) for h in inner):
+            found = True
+            rest = [h for h in inner if not _is_ours(h)]
+            if not rest:
+                continue
+            group = {**group, "hooks": rest}
+        kept_groups.append(group)
+    if found:
+        hooks["PreToolUse"] = kept_groups
+        if not kept_groups:
+            del hooks["PreToolUse"]
+        if not hooks:
+            del data["hooks"]
+    return found
+
+
+def _dump(data: dict[str, object]) -> bytes:
+    return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _install_claude(path: Path, command: str) -> str:
+    raw = _read(path)
+    data = _settings(raw, path)
+    before = json.loads(json.dumps(data))
+    _strip_ours(data)
+    _groups(data, path).append({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]})
+    if data == before:
+        return f"claude-code: already installed in {path}"
+    backup = path.with_name(path.name + BACKUP_SUFFIX)
+    if raw is not None and not backup.exists():
+        _write(backup, raw)
+    _write(path, _dump(data))
+    return f"claude-code: PreToolUse hook on Bash -> `{command}` in {path}"
+
+
+def _uninstall_claude(path: Path) -> str:
+    raw = _read(path)
+    data = _settings(raw, path)
+    if not _strip_ours(data):
+        return f"claude-code: nothing to remove in {path}"
+    backup = path.with_name(path.name + BACKUP_SUFFIX)
+    saved = _read(backup)
+    if saved is not None and _settings(saved, backup) == data:
+        _write(path, saved)  # nothing else changed since: the user's exact bytes come back
+    elif raw is not None and data == {} and saved is None:
+        path.unlink()  # we created the file
+    else:
+        _write(path, _dump(data))
+    if saved is not None:
+        backup.unlink()
+    return f"claude-code: removed the hook from {path}"
+
+
+def _claude_command(path: Path) -> str | None:
+    try:
+        data = _settings(_read(path), path)
+    except InputError:
+        return None
+    hooks = data.get("hooks")
+    groups = hooks.get("PreToolUse") if isinstance(hooks, dict) else None
+    for group in groups if isinstance(groups, list) else []:
+        inner = group.get("hooks") if isinstance(group, dict) else None
+        for hook in inner if isinstance(inner, list) else []:
+            if _is_ours(hook):
+                return str(hook["command"])
+    return None
+
+
+# --- OpenCode ----------------------------------------------------------------------------------
+
+
+def plugin_source(executable: str) -> str:
+    """The OpenCode plugin with the path of this ``summarizer`` filled in."""
+    template = (Path(__file__).parent / "opencode_plugin.js").read_text(encoding="utf-8")
+    return template.replace('"__SUMMARIZER__"', json.dumps(executable))
+
+
+def _install_opencode(path: Path, executable: str) -> str:
+    raw = _read(path)
+    if raw is not None and PLUGIN_MARK.encode() not in raw:
+        raise InputError(f"{str(path)!r} is not summarizer's plugin; move it away, then run init again")
+    source = plugin_source(executable).encode("utf-8")
+    if raw == source:
+        return f"opencode: already installed in {path}"
+    _write(path, source)
+    return f"opencode: plugin (bash output compressed after it runs) in {path}"
+
+
+def _uninstall_opencode(path: Path) -> str:
+    raw = _read(path)
+    if raw is None or PLUGIN_MARK.encode() not in raw:
+        return f"opencode: nothing to remove in {path}"
+    path.unlink()
+    return f"opencode: removed {path}"
+
+
+# --- Codex -------------------------------------------------------------------------------------
+
+
+def _codex_block(raw: bytes | None) -> tuple[int, int] | None:
+    text = raw.decode("utf-8", "replace") if raw is not None else ""
+    start = text.find(_BEGIN)
+    end = text.find(_END, start)
+    if start < 0 or end < 0:
+        return None
+    return start, end + len(_END) + 1
+
+
+def _install_codex(path: Path) -> str:
+    raw = _read(path)
+    if _codex_block(raw) is not None:
+        return f"codex: already installed in {path}"
+    text = raw.decode("utf-8") if raw is not None else ""
+    sep = "" if not text or text.endswith("\n\n") else ("\n" if text.endswith("\n") else "\n\n")
+    # The separator we added is recorded in the marker, so --uninstall restores the exact bytes.
+    block = f"{_BEGIN} sep={len(sep)} -->\n{CODEX_BLOCK}{_END}\n"
+    _write(path, (text + sep + block).encode("utf-8"))
+    return f"codex: instructions to use `summarizer run` in {path} (Codex hooks cannot rewrite commands)"
+
+
+def _uninstall_codex(path: Path) -> str:
+    raw = _read(path)
+    span = _codex_block(raw)
+    if raw is None or span is None:
+        return f"codex: nothing to remove in {path}"
+    text = raw.decode("utf-8")
+    start, end = span
+    marker = text[start : text.find("\n", start)]
+    sep = int(marker.split("sep=", 1)[1].split()[0]) if "sep=" in marker else 0
+    rest = text[: start - sep] + text[end:]
+    if rest:
+        _write(path, rest.encode("utf-8"))
+    else:
+        path.unlink()
+    return f"codex: removed the summarizer block from {path}"
+
+
+# --- entry points ------------------------------------------------------------------------------
+
+
+def install(agent: str, scope: str, env: Mapping[str, str], cwd: Path, executable: str) -> str:
+    """Install ``agent``'s integration; the line to print."""
+    path = location(agent, scope, env, cwd)
+    if agent == "claude-code":
+        return _install_claude(path, f"{_shell_word(executable)} hook claude")
+    if agent == "opencode":
+        return _install_opencode(path, executable)
+    return _install_codex(path)
+
+
+def uninstall(agent: str, scope: str, env: Mapping[str, str], cwd: Path) -> str:
+    """Remove exactly what :func:`install` added; the line to print."""
+    path = location(agent, scope, env, cwd)
+    if agent == "claude-code":
+        return _uninstall_claude(path)
+    if agent == "opencode":
+        return _uninstall_opencode(path)
+    return _uninstall_codex(path)
+
+
+def show(env: Mapping[str, str], cwd: Path) -> list[Installed]:
+    """What is installed where, for every agent and scope."""
+    rows = []
+    for agent in AGENTS:
+        for scope in ("global", "project"):
+            path = location(agent, scope, env, cwd)
+            command: str | None = None
+            if agent == "claude-code":
+                command = _claude_command(path)
+                installed = command is not None
+            elif agent == "opencode":
+                raw = _read(path)
+                installed = raw is not None and PLUGIN_MARK.encode() in raw
+                if installed and raw is not None:
+                    line = next((x for x in raw.decode("utf-8", "replace").splitlines()
+                                 if x.startswith("const SUMMARIZER = ")), "")  # fmt: skip
+                    command = line.removeprefix("const SUMMARIZER = ").rstrip(";").strip('"') or None
+            else:
+                installed = _codex_block(_read(path)) is not None
+                command = "summarizer" if installed else None
+            rows.append(Installed(agent, scope, path, installed, command))
+    return rows
+
+
+def _shell_word(text: str) -> str:
+    if text and all(c.isalnum() or c in "/._-+:@%" for c in text):
+        return text
+    return "'" + text.replace("'", "'\"'\"'") + "'"

@@ -1,0 +1,192 @@
+"""``summarizer run``: run a command the way an agent's shell would, and hand back what it printed.
+
+The unit an agent calls (SPEC, agent integration): one merged stream, the command's own exit
+status, the original kept for ``restore``, small outputs streamed as they come.
+
+* **One stream, in write order.** The child's stdout and stderr are the *same* pipe, so the
+  kernel orders the bytes as the child wrote them. A pty would also merge them, but it makes the
+  child think it talks to a terminal (colours, progress bars, pagers) and is not what an agent's
+  shell gives it.
+* **Exit status.** The child's, or 128+N when a signal N ended it; a command that cannot start
+  gets the shell's message and 127 (not found) or 126 (not executable). A shell string
+  (``summarizer run "make && make test"``) runs through ``$SHELL -c``.
+* **Signals.** SIGINT, SIGTERM, SIGHUP and SIGQUIT are forwarded to the child, which stays in our
+  process group (an agent that kills the group, or a terminal's Ctrl-C, reaches it directly too;
+  standard signals do not queue, so a doubled delivery collapses into one). The child's output up
+  to that point is still compressed and stored.
+* **Interactive.** With a terminal on stdin the command is executed in place of this process,
+  untouched: nothing to compress, and the terminal stays the child's.
+* **Fast start.** This module is the standard library only. The output is read into memory up to
+  the pass-through bound (``floor`` or ``target``, 10,000 tokens by default): a token is at least
+  one byte of valid UTF-8, so an output that fits in that many bytes passes through without the
+  tokenizer, pydantic or the compression engine ever being imported. The first
+  :data:`STREAM_BYTES` are written as they arrive; the rest of a small output when the command
+  ends. Larger outputs go to :mod:`summarizer.agents.run_compress`.
+
+A large output whose head was already streamed is followed by a marker line and the compressed
+rendering of the whole output (every coordinate in one place, at the cost of at most
+:data:`STREAM_BYTES` printed twice).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from summarizer.agents.child import ChildOutput, Forwarder, cannot_start, spawn, write_all
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import signal
+else:
+    import _signal as signal  # without enum: see summarizer.agents.child
+
+__all__ = ["COLD_MAX_BYTES", "DEFAULT_THRESHOLD", "STREAM_BYTES", "USAGE", "RunCall", "main", "parse",
+           "passthrough_bound"]  # fmt: skip
+
+# The compressor's default pass-through threshold in tokens (summarizer.output.models, which
+# imports pydantic: tests/agents/test_run.py checks the two agree).
+DEFAULT_THRESHOLD = 10_000
+DEFAULT_FLOOR = 500
+# The head of the output printed as it comes. Past the bound it is printed again inside the
+# compressed rendering: 2 KiB (about 500 tokens) keeps that repeat small against a 3,000-token budget.
+STREAM_BYTES = 2048
+# The cold path holds at most this much in memory; past it (a huge --floor or --target) the
+# compressor decides, streaming, with bounded memory.
+COLD_MAX_BYTES = 1 << 20
+_FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
+
+USAGE = """\
+Usage: summarizer run [OPTIONS] -- CMD [ARGS...]
+       summarizer run [OPTIONS] "shell string"
+
+  Run CMD with stdout and stderr merged in write order and print its output: unchanged when
+  small (streamed as it comes), compressed when large, with every error coordinate kept and the
+  full original stored for `summarizer restore`. Exits with CMD's own status (128+N for a
+  signal; 127/126 when it cannot start). A shell string runs through $SHELL -c.
+
+Options:
+  --target N   Token budget for a large output (default: 3,000 above 10,000 tokens).
+  --floor N    Outputs with at most N tokens always pass through (default: 500).
+  -h, --help   Show this message and exit.
+"""
+
+
+class RunCall:
+    """A parsed ``summarizer run`` command line."""
+
+    __slots__ = ("argv", "floor", "target")
+
+    def __init__(self, argv: list[str], target: int | None = None, floor: int = DEFAULT_FLOOR) -> None:
+        self.argv = argv
+        self.target = target
+        self.floor = floor
+
+
+def parse(args: list[str], env: dict[str, str] | os._Environ[str]) -> RunCall | str:
+    """The call, or ``"help"``, or a one-line usage error (a string starting with ``error:``)."""
+    target: int | None = None
+    floor = DEFAULT_FLOOR
+    rest = list(args)
+    while rest and rest[0].startswith("-") and rest[0] != "--":
+        option = rest.pop(0)
+        if option in ("-h", "--help"):
+            return "help"
+        name, has_value, value = option.partition("=")
+        if name not in ("--target", "--floor"):
+            return f"error: no such option: {option}; see `summarizer run --help`"
+        if not has_value:
+            if not rest:
+                return f"error: option {name} requires a number; see `summarizer run --help`"
+            value = rest.pop(0)
+        if not value.isdigit() or (name == "--target" and int(value) < 1):
+            kind = "positive whole number" if name == "--target" else "whole number"
+            return f"error: {name} needs a {kind}, not {value!r}"
+        if name == "--target":
+            target = int(value)
+        else:
+            floor = int(value)
+    if rest and rest[0] == "--":
+        argv = rest[1:]
+    elif len(rest) == 1:
+        argv = [env.get("SHELL") or "/bin/sh", "-c", rest[0]]
+    else:
+        argv = rest
+    if not argv or not argv[0]:
+        return "error: no command given; use `summarizer run -- CMD [ARGS...]`"
+    return RunCall(argv, target, floor)
+
+
+def passthrough_bound(call: RunCall) -> int:
+    """Outputs of at most this many bytes (valid UTF-8) surely pass through: tokens <= bytes
+    (capped at :data:`COLD_MAX_BYTES`: above it the compressor decides)."""
+    return min(max(call.floor, call.target if call.target is not None else DEFAULT_THRESHOLD), COLD_MAX_BYTES)
+
+
+def _exec_untouched(argv: list[str]) -> int:
+    try:
+        os.execvp(argv[0], argv)
+    except OSError as exc:
+        return cannot_start(argv[0], exc)
+    raise AssertionError("unreachable: exec does not return")
+
+
+def main(args: list[str]) -> int:
+    """Run ``summarizer run ARGS``; the exit status."""
+    call = parse(args, os.environ)
+    if call == "help":
+        sys.stdout.write(USAGE)
+        return 0
+    if isinstance(call, str):
+        os.write(2, f"summarizer run: {call.removeprefix('error: ')}\n".encode("utf-8", "replace"))
+        return 2
+    if os.isatty(0):
+        return _exec_untouched(call.argv)
+    forwarder = Forwarder()
+    for signum in _FORWARDED:
+        signal.signal(signum, forwarder)
+    read_fd, write_fd = os.pipe()
+    try:
+        pid = spawn(call.argv, write_fd)
+    except OSError as exc:
+        return cannot_start(call.argv[0], exc)
+    finally:
+        os.close(write_fd)
+    child = ChildOutput(read_fd, pid)
+    forwarder.child = child
+    return _relay(call, child)
+
+
+def _relay(call: RunCall, child: ChildOutput) -> int:
+    """Stream the head, keep the output up to the pass-through bound, decide, print."""
+    bound = passthrough_bound(call)
+    held: list[bytes] = []
+    size = 0
+    streamed = 0
+    stdout_open = True
+    while size <= bound:
+        data = child.read_some()
+        if not data:
+            break
+        held.append(data)
+        if stdout_open and streamed < STREAM_BYTES:
+            piece = data[: STREAM_BYTES - streamed]
+            stdout_open = write_all(1, piece)
+            streamed += len(piece)
+        size += len(data)
+    head = b"".join(held)
+    if size <= bound and _is_utf8(head):
+        if stdout_open and size > streamed:
+            write_all(1, memoryview(head)[streamed:])
+        return child.wait()
+    from summarizer.agents.run_compress import compress_run
+
+    return compress_run(call.target, call.floor, child, head, streamed if stdout_open else None)
+
+
+def _is_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

@@ -1,0 +1,122 @@
+"""The large-output half of ``summarizer run``: compress what the command printed, store it, print.
+
+Reached only when the output is past the pass-through bound (or not valid UTF-8), so importing
+the compression engine here costs nothing on the common path. The output already held in memory
+is replayed first, then the rest is read from the child's pipe as the compressor asks for it:
+one pass, the original streamed into the store, memory bounded.
+
+The compressor renders its header before the command's exit status can be known (the stream
+ends when the command does), so the ``exit code: N`` line is added to the rendering here.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, BinaryIO, cast
+
+from summarizer.agents.child import ChildOutput, write_all
+
+if TYPE_CHECKING:
+    from summarizer.output import OriginalNotStored, OriginalStore, OutputResult
+
+__all__ = ["compress_run", "with_exit_code"]
+
+
+class _Replay:
+    """The bytes already read, then the rest of the child's output."""
+
+    def __init__(self, head: bytes, child: ChildOutput) -> None:
+        self._head = head
+        self._child = child
+
+    def read(self, size: int = -1) -> bytes:
+        """Up to ``size`` bytes (all when negative), fewer only at the end."""
+        if not self._head:
+            return self._child.read(size)
+        if size < 0:
+            data, self._head = self._head, b""
+            return data + self._child.read(-1)
+        data, self._head = self._head[:size], self._head[size:]
+        return data + self._child.read(size - len(data)) if len(data) < size else data
+
+
+def with_exit_code(text: str, status: int) -> str:
+    """The rendering with ``exit code: N`` as its second header line."""
+    first, newline, rest = text.partition("\n")
+    if first.startswith("[summarizer output"):
+        return (
+            f"{first}\nexit code: {status}{newline}{rest}" if newline else f"{first}\nexit code: {status}\n"
+        )
+    return f"exit code: {status}\n{text}"
+
+
+def compress_run(
+    target: int | None, floor: int, child: ChildOutput, head: bytes, streamed: int | None
+) -> int:
+    """Compress and print the output; ``streamed`` bytes were printed already (None: stdout closed)."""
+    from summarizer import app
+    from summarizer.errors import SummarizerError
+    from summarizer.output import OriginalNotStored, OutputOptions, compress
+
+    stream = _Replay(head, child)
+    try:
+        store = app.build_originals(app.load_settings())
+        options = OutputOptions(target_tokens=target, floor_tokens=floor)
+        result = compress(cast("BinaryIO", stream), store, options)
+    except OriginalNotStored as failure:
+        return _hand_back(failure, stream, child, streamed or 0)
+    except SummarizerError as exc:
+        # The output cannot be compressed (a bad setting): never lose it, print it as it came.
+        _copy_rest(stream, streamed or 0, already=b"")
+        sys.stderr.write(f"summarizer run: {exc}; printed the output unchanged\n")
+        return child.wait()
+    status = child.wait()
+    if streamed is None:
+        return status
+    _print(result, store, streamed, status)
+    if store.dropped is not None:
+        rid, size = store.dropped
+        sys.stderr.write(
+            f"summarizer run: the output ({size:,} bytes) is over SUMMARIZER_ORIGINALS_MAX_BYTES; it was "
+            f"not stored, so `summarizer restore {rid[:12]}` cannot give it back\n"
+        )
+    return status
+
+
+def _print(result: OutputResult, store: OriginalStore, streamed: int, status: int) -> None:
+    if result.passthrough:
+        # Byte-identical, from the stored original, after what was already streamed.
+        skip = streamed
+        for block in store.iter_bytes(result.restore_id):
+            if skip >= len(block):
+                skip -= len(block)
+                continue
+            if not write_all(1, memoryview(block)[skip:]):
+                return
+            skip = 0
+        return
+    text = with_exit_code(result.text, status)
+    if streamed:
+        text = (f"\n[summarizer run: the first {streamed:,} bytes above were printed as they came; "
+                "the whole output, compressed, follows]\n" + text)  # fmt: skip
+    write_all(1, text.encode("utf-8", "replace"))
+
+
+def _copy_rest(stream: _Replay, skip: int, already: bytes) -> None:
+    """Print ``already`` and the rest of the stream, leaving out the first ``skip`` bytes."""
+    for data in (already, *iter(lambda: stream.read(1 << 20), b"")):
+        if skip >= len(data):
+            skip -= len(data)
+            continue
+        write_all(1, memoryview(data)[skip:])
+        skip = 0
+
+
+def _hand_back(failure: OriginalNotStored, stream: _Replay, child: ChildOutput, streamed: int) -> int:
+    """The store failed: print the output unchanged (as ``summarizer output`` does), then say so."""
+    with failure.read_so_far as read_so_far:
+        taken = b"".join(read_so_far)
+    _copy_rest(stream, streamed, taken)
+    status = child.wait()
+    sys.stderr.write(f"summarizer run: {failure}; printed the output unchanged\n")
+    return status

