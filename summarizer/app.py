@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from summarizer_cache import DiskCache, RedisCache
     from summarizer_engram import MemoryBackend
 
-    from summarizer.evaluation.runner import ResultsCache
+    from summarizer.evaluation.cellstore import CellStore
     from summarizer.output import OriginalStore
     from summarizer.semantic.ports import Completer
     from summarizer.semantic.retry import RetryPolicy
@@ -64,11 +64,16 @@ def build_cache(settings: Settings) -> DiskCache | RedisCache:
     return DiskCache(settings.cache_dir / "summaries")
 
 
-def build_completer(retry: RetryPolicy | None = None) -> Completer:
-    """The litellm adapter (importing it imports litellm, lazily, on the first call)."""
+def build_completer(
+    retry: RetryPolicy | None = None, observer: Callable[[float, bool], None] | None = None
+) -> Completer:
+    """The litellm adapter (importing it imports litellm, lazily, on the first call).
+
+    ``observer`` hears every HTTP attempt, retries included (the evals count requests with it).
+    """
     from summarizer.semantic.llm import LiteLLMCompleter
 
-    return LiteLLMCompleter(retry=retry)
+    return LiteLLMCompleter(retry=retry, observer=observer)
 
 
 def build(
@@ -172,8 +177,15 @@ def session_marks(settings: Settings) -> FileMarks:
     return FileMarks(settings.cache_dir / "sessions")
 
 
-def build_results_cache(settings: Settings) -> ResultsCache:
-    """The eval cell cache (SQLite under the cache directory)."""
-    from summarizer.evaluation.runner import ResultsCache
+def build_results_cache(settings: Settings) -> CellStore:
+    """The eval cell cache on the configured backend: Redis for ``redis://`` URLs, else SQLite.
+
+    On Redis, every runner that points at it shares cells (two CI runners compute each cell once).
+    """
+    if settings.cache_url:
+        from summarizer.evaluation.cellstore import RedisResultsCache
+
+        return RedisResultsCache(settings.cache_url)
+    from summarizer.evaluation.cellstore import ResultsCache
 
     return ResultsCache(settings.cache_dir / "eval" / "results.sqlite3")

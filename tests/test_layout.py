@@ -20,7 +20,7 @@ PACKAGE = ROOT / "summarizer"
 COMPONENTS = (ROOT / "cache" / "summarizer_cache", ROOT / "engram" / "summarizer_engram")
 
 ADAPTERS = {"LiteLLMCompleter", "DiskCache", "RedisCache", "OriginalStore", "Store", "Client",
-            "FileMarks", "ResultsCache", "open_backend"}  # fmt: skip
+            "FileMarks", "ResultsCache", "RedisResultsCache", "open_backend"}  # fmt: skip
 
 KERNEL = {"errors", "settings", "tokens", "jsonio", "scrub", "scrub_patterns", "vocabulary", "dates",
           "inputs"}  # fmt: skip

@@ -1,16 +1,16 @@
 """``summarizer eval``: compare prompt versions, models and the template on eval datasets.
 
 Thin edge: parse flags, let :mod:`summarizer.app` build the litellm adapter and the answer cache
-(only when a prompt version is asked for), the results cache and the originals store, call
-:func:`summarizer.evaluation.suite.run_eval`, print the table and
-write the reports. The progress bar goes to stderr, and only when stderr is a terminal.
+(only when a model is asked for), the cell store and the originals store, call
+:func:`summarizer.evaluation.suite.evaluate`, print the table, write the reports and exit with the
+gates' code (1 when a gate failed or a contender never answered). Progress goes to stderr: a bar on
+a terminal, plain lines in a log (:mod:`summarizer.evaluation.progress`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
@@ -69,6 +69,25 @@ __all__ = ["evaluate"]
 )
 @click.option("--no-template", is_flag=True, help="Leave the deterministic template out of the matrix.")
 @click.option("--no-reuse", is_flag=True, help="Recompute every cell instead of reusing stored results.")
+@click.option("--limit", type=click.IntRange(1), default=None, help="Only the first N cases per dataset.")
+@click.option("--case", "case_ids", multiple=True, metavar="ID", help="Only this case (repeatable).")
+@click.option(
+    "--require",
+    "requirements",
+    multiple=True,
+    metavar="[C:]METRIC>=V",
+    help="Fail (exit 1) unless every contender (or C) meets it, e.g. fact_recall>=0.9, latency_p95<=800.",
+)
+@click.option("--no-regression-vs", default=None, metavar="BASELINE",
+              help="Fail on a significant loss to BASELINE.")  # fmt: skip
+@click.option("--alpha", default=0.05, show_default=True,
+              type=click.FloatRange(0, 1, min_open=True, max_open=True),
+              help="Significance level of --no-regression-vs and of the recommendation.")  # fmt: skip
+@click.option("--allow-fallback", is_flag=True, help="Exit 0 even when a contender never got a model answer.")
+@click.option("--judge", default=None, metavar="MODEL",
+              help="Also rate each answer's faithfulness with MODEL (a litellm model string).")  # fmt: skip
+@click.option("--csv", "csv_path", default=None, type=click.Path(path_type=Path, dir_okay=False),
+              help="Also write every cell as CSV here.")  # fmt: skip
 @handle_errors
 def evaluate(
     datasets: tuple[Path, ...],
@@ -82,51 +101,57 @@ def evaluate(
     recorded_dir: Path | None,
     no_template: bool,
     no_reuse: bool,
+    limit: int | None,
+    case_ids: tuple[str, ...],
+    requirements: tuple[str, ...],
+    no_regression_vs: str | None,
+    alpha: float,
+    allow_fallback: bool,
+    judge: str | None,
+    csv_path: Path | None,
 ) -> None:
-    """Compare prompt versions and the template on DATASET... (JSONL files)."""
+    """Compare prompt versions and the template on DATASET... (JSONL files).
+
+    Exits 1 when a --require or --no-regression-vs gate fails, or when a contender's model never
+    answered (every cell fell back to the template) unless --allow-fallback.
+    """
     from summarizer import app
+    from summarizer.evaluation.accounting import observe
+    from summarizer.evaluation.progress import Progress
     from summarizer.evaluation.report import render_table, write_reports
-    from summarizer.evaluation.suite import EvalOptions, run_eval
+    from summarizer.evaluation.suite import EvalOptions, GateOptions, evaluate
 
     settings = app.load_settings(api_base=api_base)
     options = EvalOptions(
         datasets=datasets, prompts=prompts, models=models, api_base=settings.api_base,
         concurrency=concurrency, offline=offline or settings.offline, evaldata=evaldata,
-        template=not no_template,
+        template=not no_template, limit=limit, case_ids=case_ids, judge=judge,
         recorded_dir=recorded_dir or datasets[0].parent / "recorded", timeout_s=settings.timeout_s,
-    )
-    live = bool(prompts) and not options.offline
+    )  # fmt: skip
+    gate_options = GateOptions(requirements=requirements, no_regression_vs=no_regression_vs,
+                               allow_fallback=allow_fallback, alpha=alpha)  # fmt: skip
+    live = bool(models or judge) and not options.offline
     with ExitStack() as stack:
         results = None if no_reuse else app.build_results_cache(settings)
         if results is not None:
             stack.callback(results.close)
-        progress = _Progress(stack)
-        matrix, analysis = asyncio.run(run_eval(
-            options, completer=app.build_completer() if live else None,
+        progress = Progress(write=_stderr, tty=sys.stderr.isatty())
+        run = asyncio.run(evaluate(
+            options, gate_options, completer=app.build_completer(observer=observe) if live else None,
             answer_cache=app.build_cache(settings) if live and settings.use_cache else None,
-            results_cache=results, originals=app.build_originals(settings),
-            on_start=progress.start, on_done=progress.done, repo=Path.cwd(),
-        ))
+            results_cache=results, originals=app.build_originals(settings), progress=progress,
+            repo=Path.cwd(),
+        ))  # fmt: skip
     if results is not None and results.write_errors:
-        click.echo(f"summarizer: {results.write_errors} cells were not stored in {str(results.path)!r} "
-                   f"({results.last_error}); they will be recomputed next time", err=True)
-    click.echo(render_table(matrix, analysis), nl=False)
-    paths = write_reports(out_dir, matrix, analysis)
-    click.echo(f"reports: {paths['markdown']}, {paths['html']}, {paths['results']}")
+        click.echo(f"summarizer: {results.write_errors} cells were not stored in {results.location!r} "
+                   f"({results.last_error}); they will be recomputed next time", err=True)  # fmt: skip
+    click.echo(render_table(run.matrix, run.analysis, run.gates), nl=False)
+    paths = write_reports(out_dir, run.matrix, run.analysis, run.gates, csv_path=csv_path)
+    click.echo("reports: " + ", ".join(str(p) for p in paths.values()))
+    if run.exit_code:
+        sys.exit(run.exit_code)
 
 
-class _Progress:
-    """A progress bar on stderr, only when stderr is a terminal."""
-
-    def __init__(self, stack: ExitStack) -> None:
-        self._stack = stack
-        self._updates: list[Callable[[int], None]] = []
-
-    def start(self, total: int) -> None:
-        if sys.stderr.isatty():
-            bar = self._stack.enter_context(click.progressbar(length=total, label="eval", file=sys.stderr))
-            self._updates.append(bar.update)
-
-    def done(self, _: object) -> None:
-        for update in self._updates:
-            update(1)
+def _stderr(text: str) -> None:
+    sys.stderr.write(text)
+    sys.stderr.flush()

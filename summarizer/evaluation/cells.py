@@ -56,7 +56,14 @@ class ResolvedCase:
 
 
 class CellOutput(BaseModel):
-    """What a contender answered, with the bookkeeping of how it got there."""
+    """What a contender answered, with the bookkeeping of how it got there.
+
+    ``provider_calls`` counts every HTTP request, retries included (``failed_calls`` of them
+    failed); ``latency_s`` is the provider's own time for those requests when there were any, else
+    the time the contender spent working on the cell (never time spent queued behind other cells).
+    ``model_cell`` is True when the contender meant a model to answer this cell, so a template
+    answer there is a fallback, not the design (MEDIUM/LOW entries are answered by the template).
+    """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -69,7 +76,9 @@ class CellOutput(BaseModel):
     cost_usd: float | None = None
     latency_s: float = Field(default=0.0, ge=0.0)
     provider_calls: int = Field(default=0, ge=0)
+    failed_calls: int = Field(default=0, ge=0)
     fallback: bool = False
+    model_cell: bool = False
 
 
 class CellResult(BaseModel):

@@ -3,9 +3,10 @@
 * :class:`TemplateContender`: the deterministic path every user gets offline (the phase-gate
   templates, the session keyword rules, the tool-output compressor). A first-class contender, so a
   prompt must beat it to be worth its cost.
-* :class:`PromptContender`: one prompt directory (or a git revision of ``prompts/`` materialised
-  with ``git archive``) with one litellm model string, answering through the production service
-  (:class:`summarizer.semantic.service.Summarizer`): same rendering, cache, validation and fallback.
+* :class:`~summarizer.evaluation.prompted.PromptContender` (in :mod:`.prompted`): one prompt
+  directory (or a git revision of ``prompts/`` materialised with ``git archive``) with one litellm
+  model string, answering through the production service: same rendering, cache, validation and
+  fallback. It uses :func:`session_document` and :func:`template_phase_gate` from here.
 * :class:`RecordedContender`: answers recorded earlier, one JSONL file per contender, for
   ``--offline`` runs and CI.
 
@@ -23,15 +24,14 @@ import inspect
 import io
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from summarizer.errors import InputError
 from summarizer.evaluation.cells import CellOutput, ResolvedCase
 from summarizer.evaluation.dataset import PhaseGateCase, SessionCase
-from summarizer.semantic.ports import Completer, Completion, CompletionRequest, SummaryCache
 
 if TYPE_CHECKING:
     from summarizer.output import OriginalStore
@@ -39,10 +39,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Contender",
-    "PromptContender",
     "RecordedContender",
     "TemplateContender",
     "load_recorded",
+    "session_document",
+    "template_phase_gate",
 ]
 
 
@@ -53,6 +54,10 @@ class Contender(Protocol):
 
     def key_material(self, case: ResolvedCase) -> str | None:
         """What decides this contender's answer to ``case`` (besides the case), or ``None`` to skip."""
+        ...
+
+    def uses_provider(self, case: ResolvedCase) -> bool:
+        """True when answering ``case`` calls a model (progress ETAs count only these cells)."""
         ...
 
     async def run(self, case: ResolvedCase) -> CellOutput:
@@ -86,7 +91,7 @@ class _NoMarks:
         return None
 
 
-async def _session_document(case: ResolvedCase, summarizer: Summarizer | None) -> tuple[str, str]:
+async def session_document(case: ResolvedCase, summarizer: Summarizer | None) -> tuple[str, str]:
     """The session document the production path writes (keywords, or the model), and its source."""
     from summarizer.session.service import compress_session
     from summarizer.session.transcript import parse_transcript
@@ -124,6 +129,12 @@ def _template_tool_output(case: ResolvedCase, originals: OriginalStore | None) -
     return compress(io.BytesIO(case.raw), originals).text
 
 
+def _timed_tool_output(case: ResolvedCase, originals: OriginalStore | None) -> tuple[str, float]:
+    # Timed inside the worker thread: the wait for a free thread is not the compressor's latency.
+    started = time.perf_counter()
+    return _template_tool_output(case, originals), time.perf_counter() - started
+
+
 @dataclass
 class TemplateContender:
     """The deterministic answers: phase-gate templates, session keyword rules, output compressor."""
@@ -147,147 +158,28 @@ class TemplateContender:
 
         return "template:" + _package_hash(summarizer.output)
 
-    async def answer(self, case: ResolvedCase) -> str:
-        """The deterministic text for ``case``."""
+    def uses_provider(self, case: ResolvedCase) -> bool:
+        """Never."""
+        return False
+
+    async def answer(self, case: ResolvedCase) -> tuple[str, float]:
+        """The deterministic text for ``case`` and the seconds spent computing it."""
+        if case.kind == "tool_output":
+            # The compressor can take a while on a big log: off the loop, so other cells go on.
+            return await asyncio.to_thread(_timed_tool_output, case, self.originals)
+        # CPU time, not wall time: under concurrency the wall clock also counts the other cells
+        # that ran while this one was suspended, which is how a 2 ms template looked like 4.5 s.
+        started = time.thread_time()
         if case.kind == "phase_gate":
-            return template_phase_gate(case)
-        if case.kind == "session":
-            return (await _session_document(case, None))[0]
-        # The compressor can take a while on a big log: off the loop, so other cells go on.
-        return await asyncio.to_thread(_template_tool_output, case, self.originals)
+            text = template_phase_gate(case)
+        else:
+            text = (await session_document(case, None))[0]
+        return text, time.thread_time() - started
 
     async def run(self, case: ResolvedCase) -> CellOutput:
         """Answer ``case`` deterministically."""
-        started = time.perf_counter()
-        text = await self.answer(case)
-        return CellOutput(text=text, source="template", latency_s=time.perf_counter() - started)
-
-
-@dataclass
-class _Recording:
-    """Wraps the real completer for one cell, so its usage and cost are attributed to that cell."""
-
-    inner: Completer
-    calls: int = 0
-    completions: list[Completion] = field(default_factory=list)
-
-    async def complete(self, request: CompletionRequest, /) -> Completion:
-        self.calls += 1
-        completion = await self.inner.complete(request)
-        self.completions.append(completion)
-        return completion
-
-
-@dataclass
-class PromptContender:
-    """A prompt directory answering with one model through the production service.
-
-    Args:
-        label: the column name in reports (``v2``, ``prompts@HEAD~1``; the model is appended).
-        prompt_dir: a directory of ``*.md.j2`` templates.
-        model: the litellm model string.
-        completer: the model port (``LiteLLMCompleter``, or a fake in tests).
-        cache: the production answer cache (its hits are the ``cache_hit`` metric), or ``None``.
-        api_base: an OpenAI-compatible base URL.
-        template: the deterministic contender, for MEDIUM/LOW entries and fallbacks.
-    """
-
-    label: str
-    prompt_dir: Path
-    model: str
-    completer: Completer
-    cache: SummaryCache | None = None
-    api_base: str | None = None
-    timeout_s: float = 60.0
-    template: TemplateContender = field(default_factory=TemplateContender)
-
-    def __post_init__(self) -> None:
-        from summarizer.semantic.prompts import PromptLibrary
-
-        self.library = PromptLibrary(self.prompt_dir)
-
-    def _prompt_for(self, case: ResolvedCase) -> str | None:
-        if case.kind == "phase_gate":
-            return case.band.lower() if case.band in ("CRITICAL", "HIGH") else None
-        if case.kind == "session":
-            return "session"
-        return None
-
-    def key_material(self, case: ResolvedCase) -> str | None:
-        """The namespace of the template this case uses (MEDIUM/LOW: the template's own key)."""
-        if case.kind == "tool_output":
-            return None  # tool output is compressed deterministically; no prompt answers it
-        name = self._prompt_for(case)
-        if name is None:
-            return self.template.key_material(case)
-        if name not in self.library.names():
-            return None
-        material = {
-            "prompt": name,
-            "digest": self.library.digest(name),
-            "version": self.library.version(name),
-            "model": self.model,
-            "api_base": self.api_base or "",
-        }
-        return "prompt:" + json.dumps(material, sort_keys=True)
-
-    def _service(self, recording: Completer) -> Summarizer:
-        from summarizer.semantic.service import Summarizer
-
-        return Summarizer(
-            self.library,
-            completer=recording,
-            cache=self.cache,
-            model=self.model,
-            api_base=self.api_base,
-            timeout_s=self.timeout_s,
-        )
-
-    async def run(self, case: ResolvedCase) -> CellOutput:
-        """Answer through the service; MEDIUM/LOW entries get the template (the product does too)."""
-        from summarizer.phasegate.summaries import EntryJob, summarize_entry
-
-        if self._prompt_for(case) is None:
-            return await self.template.run(case)
-        recording = _Recording(self.completer)
-        service = self._service(recording)
-        started = time.perf_counter()
-        if isinstance(case.case, PhaseGateCase):
-            assert case.band in ("CRITICAL", "HIGH")
-            job = EntryJob(
-                entry=case.case.subtask_summary, band=case.band, fallback=lambda: template_phase_gate(case)
-            )
-            generation = await summarize_entry(service, job)
-            text, source, reason = generation.text, generation.source, generation.reason
-        else:
-            text, session_source = await _session_document(case, service)
-            source = _SESSION_SOURCES.get(session_source, "llm")
-            reason = None if source != "template" else "the model's session document was not used"
-        latency = time.perf_counter() - started
-        return CellOutput(
-            text=text,
-            source=source,
-            reason=reason,
-            model=self.model,
-            prompt_tokens=sum(c.usage.prompt_tokens for c in recording.completions),
-            completion_tokens=sum(c.usage.completion_tokens for c in recording.completions),
-            cost_usd=_total_cost(recording.completions),
-            latency_s=latency,
-            provider_calls=recording.calls,
-            fallback=source == "template",
-        )
-
-
-_SESSION_SOURCES: dict[str, Literal["llm", "cache", "template"]] = {
-    "keywords": "template",
-    "llm": "llm",
-    "cache": "cache",
-}
-
-
-def _total_cost(completions: list[Completion]) -> float | None:
-    costs = [c.cost_usd for c in completions if c.cost_usd is not None]
-    return sum(costs) if costs else None
+        text, seconds = await self.answer(case)
+        return CellOutput(text=text, source="template", latency_s=seconds)
 
 
 @dataclass
@@ -304,6 +196,10 @@ class RecordedContender:
         if answer is None:
             return None
         return "recorded:" + hashlib.sha256(answer.encode()).hexdigest()[:16]
+
+    def uses_provider(self, case: ResolvedCase) -> bool:
+        """Never: the answers were recorded earlier."""
+        return False
 
     async def run(self, case: ResolvedCase) -> CellOutput:
         """Replay the recorded answer."""

@@ -12,6 +12,7 @@ as ``:&#47;&#47;``, which displays the same but is not a link or a fetchable ref
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from summarizer.evaluation.comparison import Analysis
 from summarizer.evaluation.runner import Matrix
@@ -167,8 +168,12 @@ def _cases(matrix: Matrix, ds: str) -> str:
     return "".join(rows)
 
 
-def render_html(matrix: Matrix, analysis: Analysis) -> str:
-    """The whole page as one string."""
+def _line_class(line: str) -> str:
+    return "worse" if line.startswith("FAILED") else "meta"
+
+
+def render_html(matrix: Matrix, analysis: Analysis, headline: Sequence[str] = ()) -> str:
+    """The whole page as one string; ``headline`` (recommendation, outcome, gate lines) opens it."""
     verdicts = []
     for ds, comp in analysis.comparisons:
         cls = "better" if comp.better else ("worse" if comp.significant else "ns")
@@ -180,6 +185,7 @@ def render_html(matrix: Matrix, analysis: Analysis) -> str:
     ]
     body = [
         "<h1>Eval report</h1>",
+        *(f"<p class='{_line_class(line)}'>{_esc(line)}</p>" for line in headline),
         f"<p class='meta'>Contenders: {_esc(', '.join(matrix.contenders))}. Cases: {len(matrix.cases)}. "
         f"Cells computed {matrix.computed}, reused {matrix.reused}; "
         f"provider calls {matrix.provider_calls}.</p>",

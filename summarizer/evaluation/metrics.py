@@ -35,7 +35,7 @@ __all__ = [
     "matches",
 ]
 
-METRIC_VERSION = "m4"
+METRIC_VERSION = "m5"  # m5: latency is provider time; requests include retries
 
 Direction = Literal["higher", "lower"]
 Unit = Literal["points", "count", "ms", "usd", "tokens"]
@@ -59,6 +59,8 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("hallucinations", "hallucinated tokens", "lower", "count"),
     MetricSpec("format_ok", "format compliance", "higher", "points"),
     MetricSpec("reduction", "token reduction", "higher", "points"),
+    # Set by --judge after the cells are measured (not part of a cell's key; see judge.py).
+    MetricSpec("faithfulness", "judge faithfulness", "higher", "points"),
     MetricSpec("tokens_out", "tokens out", "lower", "tokens", compare=False),
     MetricSpec("latency_ms", "latency", "lower", "ms", compare=False),
     MetricSpec("provider_tokens", "provider tokens", "lower", "tokens", compare=False),

@@ -1,8 +1,10 @@
-"""Text reports: the terminal table, ``report.md`` and ``results.jsonl`` (every cell).
+"""Text reports: the terminal table, ``report.md``, ``results.jsonl`` (every cell) and the CSV.
 
-The terminal table shows, per dataset, one row per contender with each metric's mean (rates in
-points, 0-100). ``report.md`` adds the 95% intervals, the verdicts and the cells that failed or
-missed facts. ``results.jsonl`` holds every cell exactly as measured, for your own analysis.
+Both the terminal and ``report.md`` open with the recommendation per dataset, then the outcome
+lines (contenders that fell back) and the gate failures, then per dataset one row per contender with
+each metric's mean in its unit, and a totals table: cells, provider requests (retries included),
+tokens in and out, cost in USD and latency percentiles in ms. ``report.md`` adds the 95%
+intervals, the verdicts and the cells that failed or missed facts.
 """
 
 from __future__ import annotations
@@ -10,15 +12,27 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from summarizer.evaluation.accounting import Totals
 from summarizer.evaluation.comparison import Analysis
+from summarizer.evaluation.export import write_csv
+from summarizer.evaluation.gates import GateReport, check
+from summarizer.evaluation.metrics import MetricSpec
 from summarizer.evaluation.runner import Matrix
 from summarizer.evaluation.stats import format_value
 
 __all__ = ["render_markdown", "render_table", "write_reports"]
 
+_UNITS = {"points": " (pts)", "ms": " (ms)", "usd": " (USD)", "tokens": " (tokens)", "count": ""}
+TOTALS_HEADER = ["contender", "cells", "model cells", "fallbacks", "errors", "requests (retries)",
+                 "tokens in", "tokens out", "cost (USD)", "latency p50 (ms)", "latency p95 (ms)"]  # fmt: skip
+
+
+def _head(m: MetricSpec) -> str:
+    return m.label + _UNITS[m.unit]
+
 
 def _rows(analysis: Analysis, dataset: str, *, with_ci: bool) -> tuple[list[str], list[list[str]]]:
-    header = ["contender", "cells", *(m.label for m in analysis.metrics)]
+    header = ["contender", "cells", *(_head(m) for m in analysis.metrics)]
     rows: list[list[str]] = []
     for st in analysis.stats:
         if st.dataset != dataset:
@@ -40,41 +54,82 @@ def _rows(analysis: Analysis, dataset: str, *, with_ci: bool) -> tuple[list[str]
     return [header[i] for i in keep], [[r[i] for i in keep] for r in rows]
 
 
-def render_table(matrix: Matrix, analysis: Analysis) -> str:
-    """A plain-text table per dataset plus the verdicts, for the terminal."""
-    out: list[str] = []
+def _total_rows(gates: GateReport, dataset: str) -> list[list[str]]:
+    def row(t: Totals) -> list[str]:
+        retries = f" ({t.failed_requests})" if t.failed_requests else ""
+        cost = "-" if t.cost_usd is None else f"{t.cost_usd:.5f}"
+        return [t.contender, str(t.cells), str(t.model_cells), str(t.fallbacks), str(t.errors),
+                f"{t.requests}{retries}", str(t.tokens_in), str(t.tokens_out), cost,
+                f"{t.latency_p50_ms:.1f}", f"{t.latency_p95_ms:.1f}"]  # fmt: skip
+
+    return [row(t) for t in gates.totals if t.dataset == dataset]
+
+
+def _plain(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in [header, *rows]]
+
+
+def _markdown(header: list[str], rows: list[list[str]]) -> list[str]:
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)] + [
+        "| " + " | ".join(r) + " |" for r in rows
+    ]
+
+
+def _headline(gates: GateReport) -> list[str]:
+    out = [f"recommendation: {line}" for line in gates.recommendations]
+    out += [f"outcome: {line}" for line in gates.outcomes]
+    out += [f"FAILED: {line}" for line in gates.failures]
+    return out
+
+
+def _footer(matrix: Matrix) -> str:
+    retries = f" ({matrix.failed_calls} failed and retried or given up)" if matrix.failed_calls else ""
+    return (
+        f"cells: {matrix.computed} computed, {matrix.reused} reused, {matrix.skipped} not applicable; "
+        f"provider calls: {matrix.provider_calls}{retries}"
+    )
+
+
+def render_table(matrix: Matrix, analysis: Analysis, gates: GateReport | None = None) -> str:
+    """The recommendation, a plain-text table per dataset, totals and the verdicts, for the terminal.
+
+    Without ``gates``, the default ones (no requirement; fallbacks reported) are applied.
+    """
+    gates = gates or check(matrix, analysis)
+    out = [*_headline(gates), ""]
     for ds in analysis.datasets:
-        header, rows = _rows(analysis, ds, with_ci=False)
-        widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
         out.append(f"== {ds} ==")
-        out.append("  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)))
-        out.extend("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows)
+        out.extend(_plain(*_rows(analysis, ds, with_ci=False)))
+        out.append("")
+        out.extend(_plain(TOTALS_HEADER, _total_rows(gates, ds)))
         out.append("")
     out.extend(analysis.verdicts())
     out.extend(
         f"[{ds}] {a} and {b} answered all {n} shared cases identically" for ds, a, b, n in analysis.identical
     )
-    out.append(
-        f"cells: {matrix.computed} computed, {matrix.reused} reused, {matrix.skipped} not applicable; "
-        f"provider calls: {matrix.provider_calls}"
-    )
+    out.append(_footer(matrix))
     return "\n".join(out) + "\n"
 
 
-def render_markdown(matrix: Matrix, analysis: Analysis) -> str:
-    """``report.md``: tables with intervals, verdicts, and the cells that lost something."""
+def render_markdown(matrix: Matrix, analysis: Analysis, gates: GateReport | None = None) -> str:
+    """``report.md``: recommendation, tables with intervals, totals, verdicts, cells that lost something."""
+    gates = gates or check(matrix, analysis)
     out = ["# Eval report", ""]
+    out += [f"- {line}" for line in _headline(gates)]
+    out.append("")
     out.append(
         f"Contenders: {', '.join(matrix.contenders)}. Cases: {len(matrix.cases)}. "
         f"Cells computed {matrix.computed}, reused {matrix.reused}, not applicable {matrix.skipped}; "
-        f"provider calls {matrix.provider_calls}."
+        f"provider calls {matrix.provider_calls} (retries included)."
     )
     out.append("")
     out.append("Rates are in points (0-100) with bootstrap 95% intervals in brackets.")
     for ds in analysis.datasets:
-        header, rows = _rows(analysis, ds, with_ci=True)
-        out += ["", f"## {ds}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        out += ["| " + " | ".join(r) + " |" for r in rows]
+        out += ["", f"## {ds}", ""]
+        out += _markdown(*_rows(analysis, ds, with_ci=True))
+        out += ["", "Totals (reused cells count what they cost when computed):", ""]
+        out += _markdown(TOTALS_HEADER, _total_rows(gates, ds))
     out += ["", "## Verdicts", ""]
     verdicts = analysis.verdicts()
     out += [f"- {v}" for v in verdicts] or ["- no pair of contenders differs on any case"]
@@ -82,13 +137,16 @@ def render_markdown(matrix: Matrix, analysis: Analysis) -> str:
         f"- [{ds}] {a} and {b} answered all {n} shared cases identically"
         for ds, a, b, n in analysis.identical
     ]
-    lost = [r for r in matrix.results if r.error or r.missed or r.hallucinated or r.format_problem]
+    lost = [r for r in matrix.results if r.error or r.missed or r.hallucinated or r.format_problem
+            or (r.output is not None and r.output.fallback)]  # fmt: skip
     if lost:
         out += ["", "## Cells that lost something", "", "| contender | case | problem |", "|---|---|---|"]
         for r in lost:
             problems = []
             if r.error:
                 problems.append(f"error: {r.error}")
+            if r.output is not None and r.output.fallback:
+                problems.append(f"fell back: {r.output.reason or 'unknown reason'}")
             if r.missed:
                 problems.append("missed " + "; ".join(r.missed[:5]) + (" ..." if len(r.missed) > 5 else ""))
             if r.hallucinated:
@@ -100,10 +158,18 @@ def render_markdown(matrix: Matrix, analysis: Analysis) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_reports(out_dir: Path, matrix: Matrix, analysis: Analysis) -> dict[str, Path]:
-    """Write ``results.jsonl``, ``report.md`` and ``report.html`` into ``out_dir``."""
+def write_reports(
+    out_dir: Path,
+    matrix: Matrix,
+    analysis: Analysis,
+    gates: GateReport | None = None,
+    *,
+    csv_path: Path | None = None,
+) -> dict[str, Path]:
+    """Write ``results.jsonl``, ``report.md``, ``report.html`` (and the CSV when asked) into ``out_dir``."""
     from summarizer.evaluation.html import render_html
 
+    gates = gates or check(matrix, analysis)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {
         "results": out_dir / "results.jsonl",
@@ -113,6 +179,9 @@ def write_reports(out_dir: Path, matrix: Matrix, analysis: Analysis) -> dict[str
     with paths["results"].open("w", encoding="utf-8") as fh:
         for r in matrix.results:
             fh.write(json.dumps(r.model_dump(mode="json"), ensure_ascii=False) + "\n")
-    paths["markdown"].write_text(render_markdown(matrix, analysis), encoding="utf-8")
-    paths["html"].write_text(render_html(matrix, analysis), encoding="utf-8")
+    paths["markdown"].write_text(render_markdown(matrix, analysis, gates), encoding="utf-8")
+    paths["html"].write_text(render_html(matrix, analysis, _headline(gates)), encoding="utf-8")
+    if csv_path is not None:
+        write_csv(csv_path, matrix)
+        paths["csv"] = csv_path
     return paths

@@ -3,9 +3,10 @@
 Each cell's key is the hash of ``[METRIC_VERSION, contender key material, case hash]``: the
 contender's material is the namespace of the prompt it uses for that case (or the template's code
 hash, or the recorded answer), so after editing one template only the cells that template answers
-are recomputed; everything else is read back from the results cache, a SQLite file under the cache
-directory holding each :class:`CellResult` as JSON text. Two contenders whose material is the
-same for a case (a prompt contender's MEDIUM entry is the template's answer) share one cell.
+are recomputed; everything else is read back from the cell store (:mod:`.cellstore`: SQLite
+under the cache directory, or the team's Redis), holding each :class:`CellResult` as JSON text.
+Two contenders whose material is the same for a case (a prompt contender's MEDIUM entry is the
+template's answer) share one cell.
 
 Failures are recorded in the cell (``error``) and never stored, so the next run tries again.
 Cells run concurrently under a semaphore; the contenders' own calls decide what is I/O.
@@ -16,77 +17,17 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import sqlite3
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from pydantic import ValidationError
-
-from summarizer.errors import StorageError, SummarizerError
+from summarizer.errors import SummarizerError
 from summarizer.evaluation.cells import CellResult, ResolvedCase, measure
+from summarizer.evaluation.cellstore import CellStore
 from summarizer.evaluation.contenders import Contender
 from summarizer.evaluation.metrics import METRIC_VERSION
 from summarizer.tokens import count_tokens
 
-__all__ = ["Matrix", "ResultsCache", "cell_key", "run_matrix"]
-
-
-class ResultsCache:
-    """Cell results by key in one SQLite file (JSON text only; an unreadable row is a miss)."""
-
-    def __init__(self, path: Path) -> None:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(path, check_same_thread=False, timeout=30)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS cells (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            self._db.commit()
-        except (OSError, sqlite3.Error) as exc:
-            raise StorageError(
-                f"cannot open the eval results cache {str(path)!r}: {exc}; "
-                "check SUMMARIZER_CACHE_DIR or pass --no-reuse"
-            ) from exc
-        self._lock = threading.Lock()
-        self.path = path
-        self.write_errors = 0
-        self.last_error: str | None = None
-
-    def get(self, key: str) -> CellResult | None:
-        """The stored cell, or ``None`` (also when the database cannot be read: recompute)."""
-        try:
-            with self._lock:
-                row = self._db.execute("SELECT value FROM cells WHERE key = ?", (key,)).fetchone()
-        except sqlite3.Error:
-            return None
-        if row is None:
-            return None
-        try:
-            return CellResult.model_validate_json(row[0])
-        except ValidationError:
-            return None  # written by an older layout: recompute rather than trust it
-
-    def put(self, key: str, result: CellResult) -> None:
-        """Store a successful cell. A failed write (disk full, locked) costs reuse, never the run."""
-        try:
-            with self._lock:
-                self._db.execute(
-                    "INSERT OR REPLACE INTO cells (key, value) VALUES (?, ?)", (key, result.model_dump_json())
-                )
-                self._db.commit()
-        except sqlite3.Error as exc:
-            self.write_errors += 1
-            self.last_error = str(exc)
-
-    def __len__(self) -> int:
-        with self._lock:
-            return int(self._db.execute("SELECT count(*) FROM cells").fetchone()[0])
-
-    def close(self) -> None:
-        """Close the database."""
-        with self._lock:
-            self._db.close()
+__all__ = ["Matrix", "Plan", "cell_key", "run_matrix"]
 
 
 def cell_key(material: str, case: ResolvedCase) -> str:
@@ -106,6 +47,7 @@ class Matrix:
     reused: int
     skipped: int
     provider_calls: int
+    failed_calls: int = 0
 
     def cell(self, contender: str, case_id: str) -> CellResult | None:
         """The cell of ``contender`` on ``case_id`` (``None`` when the contender skipped it)."""
@@ -115,17 +57,33 @@ class Matrix:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What a run will do, known before the first cell starts (for progress and its ETA).
+
+    ``stored``: cells read back from the store; ``provider``: cells still to compute that call a
+    model (the only slow ones); ``compute``: every cell still to compute.
+    """
+
+    total: int
+    stored: int
+    compute: int
+    provider: int
+
+
 async def run_matrix(
     contenders: Sequence[Contender],
     cases: Sequence[ResolvedCase],
     *,
-    cache: ResultsCache | None,
+    cache: CellStore | None,
     concurrency: int = 8,
+    on_start: Callable[[Plan], None] | None = None,
     on_done: Callable[[CellResult], None] | None = None,
 ) -> Matrix:
     """Answer and measure every (contender, case) cell, reusing stored cells.
 
-    ``on_done`` is called once per cell as it finishes (reused cells included), for a progress bar.
+    ``on_start`` receives the :class:`Plan`; ``on_done`` is called once per cell as it finishes
+    (reused cells included), for progress.
     """
     labels = [c.label for c in contenders]
     if len(set(labels)) != len(labels):
@@ -140,15 +98,35 @@ async def run_matrix(
                 skipped += 1
                 continue
             plan.append((contender, case, cell_key(material, case)))
+    # Look every distinct cell up once, before starting: the plan then knows how many provider
+    # cells are left, which is what an honest ETA divides by.
+    stored: dict[str, CellResult] = {}
+    first_of: dict[str, tuple[Contender, ResolvedCase]] = {}
+    for contender, case, key in plan:
+        if key in first_of:
+            continue
+        first_of[key] = (contender, case)
+        if cache is not None and (hit := cache.get(key)) is not None:
+            stored[key] = hit
+    to_compute = [(c, case) for key, (c, case) in first_of.items() if key not in stored]
+    if on_start is not None:
+        on_start(
+            Plan(
+                total=len(plan),
+                stored=sum(1 for _, _, key in plan if key in stored),
+                compute=len(to_compute),
+                provider=sum(1 for c, case in to_compute if c.uses_provider(case)),
+            )
+        )
 
     # Load the tokenizer once before the cells start: concurrent first calls would each load it.
     count_tokens("warm up")
     tasks: dict[str, asyncio.Task[tuple[CellResult, bool]]] = {}
-    counters = {"computed": 0, "reused": 0, "calls": 0}
+    counters = {"computed": 0, "reused": 0, "calls": 0, "failed": 0}
 
     async def compute(contender: Contender, case: ResolvedCase, key: str) -> tuple[CellResult, bool]:
-        if cache is not None and (stored := cache.get(key)) is not None:
-            return stored, True
+        if key in stored:
+            return stored[key], True
         async with limit:
             try:
                 output = await contender.run(case)
@@ -164,6 +142,7 @@ async def run_matrix(
                 )
                 return failed, False
         counters["calls"] += output.provider_calls
+        counters["failed"] += output.failed_calls
         result = measure(case, output, contender=contender.label, key=key)
         if cache is not None:
             cache.put(key, result)
@@ -195,4 +174,5 @@ async def run_matrix(
         reused=counters["reused"],
         skipped=skipped,
         provider_calls=counters["calls"],
+        failed_calls=counters["failed"],
     )

@@ -38,7 +38,11 @@ def test_offline_eval_prints_the_table_writes_reports_and_reuses_cells(
         (["missing.jsonl", "--offline"], "dataset 'missing.jsonl' not found"),
         (["{ds_dir}", "--offline"], "is a directory; pass a JSONL file in it"),
         (["{ds}", "--prompts", "{ds_dir}"], "--prompts needs at least one --model"),
-        (["{ds}", "--model", "openai/x"], "--model needs at least one --prompts"),
+        (["{ds}", "--offline", "--require", "recall>=90"], "recall is a rate; write 0.9 or 90%"),
+        (["{ds}", "--offline", "--require", "speed>=1"], "unknown metric 'speed'"),
+        (["{ds}", "--offline", "--case", "nope"], "--case nope: no such case id"),
+        (["{ds}", "--offline", "--no-regression-vs", "v9"], "--no-regression-vs 'v9': no such contender"),
+        (["{ds}", "--offline", "--judge", "openai/x"], "--judge needs a provider; drop --offline"),
     ],
 )
 def test_usage_errors_exit_2_with_one_line(
@@ -85,3 +89,21 @@ def test_a_git_revision_of_prompts_is_materialised_as_committed(tmp_path: Path) 
     assert not directory.exists()  # the temporary copy goes away with the run
     with ExitStack() as stack, pytest.raises(NotFound, match="neither a directory nor a git revision"):
         materialise_prompts("no-such-rev", stack, repo=repo)
+
+
+def test_limit_and_case_pick_the_cells_of_a_quick_run(tmp_path: Path, small_dataset: Path) -> None:
+    """--limit keeps the first N cases; --case (repeatable) keeps exactly those ids."""
+    import json
+
+    ids = [json.loads(line)["id"] for line in small_dataset.read_text(encoding="utf-8").splitlines()]
+    runner = CliRunner()
+    limited = runner.invoke(main, ["eval", str(small_dataset), "--offline", "--limit", "3",
+                                   "--out", str(tmp_path / "a")])  # fmt: skip
+    assert limited.exit_code == 0, limited.output
+    rows = (tmp_path / "a" / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(r)["case_id"] for r in rows] == ids[:3]
+    picked = runner.invoke(main, ["eval", str(small_dataset), "--offline", "--case", ids[7], "--case", ids[2],
+                                  "--out", str(tmp_path / "b")])  # fmt: skip
+    assert picked.exit_code == 0, picked.output
+    rows = (tmp_path / "b" / "results.jsonl").read_text(encoding="utf-8").splitlines()
+    assert sorted(json.loads(r)["case_id"] for r in rows) == sorted([ids[7], ids[2]])

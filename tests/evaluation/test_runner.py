@@ -7,10 +7,11 @@ import sqlite3
 from pathlib import Path
 
 from summarizer.evaluation.cells import CellOutput, ResolvedCase
+from summarizer.evaluation.cellstore import ResultsCache
 from summarizer.evaluation.dataset import load_dataset
 from summarizer.evaluation.report import render_markdown, render_table
 from summarizer.evaluation.resolve import resolve_all
-from summarizer.evaluation.runner import ResultsCache, run_matrix
+from summarizer.evaluation.runner import run_matrix
 from summarizer.evaluation.suite import EvalOptions
 from summarizer.semantic.ports import Completion, CompletionRequest
 from summarizer.testing import FakeCompleter

@@ -144,9 +144,30 @@ def test_missing_key_is_reported_before_any_request(
         route = mock.post(provider.url).mock(
             return_value=httpx.Response(401, json={"error": {"message": "no"}})
         )
-        with pytest.raises(ProviderError, match=f"{provider.name.upper()}_API_KEY"):
+        with pytest.raises(ProviderError, match=f"^no API key: set {provider.name.upper()}_API_KEY;"):
             call(completer, _request(provider))
-    assert route.call_count <= 1
+    assert route.call_count == 0
+
+
+def test_every_attempt_is_reported_to_the_observer_with_its_duration(provider: Provider, call: Call) -> None:
+    """A timeout then an answer: the observer hears two attempts, the first failed (evals count them)."""
+    heard: list[tuple[float, bool]] = []
+    completer = LiteLLMCompleter(
+        retry=RetryPolicy.immediate(attempts=3), observer=lambda s, ok: heard.append((s, ok))
+    )
+    with respx.mock(assert_all_mocked=True) as mock:
+        mock.post(provider.url).mock(side_effect=[httpx.ReadTimeout("slow"), provider.ok("ok")])
+        call(completer, _request(provider))
+    assert [ok for _, ok in heard] == [False, True] and all(0 <= s < 5 for s, _ in heard)
+
+
+def test_a_server_that_does_not_answer_is_named(call: Call, completer: LiteLLMCompleter) -> None:
+    """A refused connection to --api-base says which server did not answer and what to do."""
+    request = CompletionRequest(model="openai/local", system="s", user="u", api_base="http://127.0.0.1:9/v1")
+    with respx.mock(assert_all_mocked=True) as mock:
+        mock.post("http://127.0.0.1:9/v1/chat/completions").mock(side_effect=httpx.ConnectError("refused"))
+        with pytest.raises(ProviderUnavailable, match=r"^http://127.0.0.1:9/v1 did not answer .*--api-base"):
+            call(completer, request)
 
 
 def test_cut_off_answer_is_reported_as_length(
