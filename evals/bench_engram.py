@@ -86,8 +86,17 @@ def timed_raw_inserts(
 def random_row(rng: random.Random, words: Words, weights: list[float], i: int) -> tuple[object, ...]:
     """One observation row for ``INSERT_OBSERVATION``, with a 60-word body."""
     body = text(rng, words, weights, 60)
-    return (f"bench-{i % 200}", rng.choice(TYPES), text(rng, words, weights, 6), body, None,
-            rng.choice(PROJECTS), "project", None, hash_normalized(body))
+    return (
+        f"bench-{i % 200}",
+        rng.choice(TYPES),
+        text(rng, words, weights, 6),
+        body,
+        None,
+        rng.choice(PROJECTS),
+        "project",
+        None,
+        hash_normalized(body),
+    )
 
 
 def bulk_fill(path: Path, rng: random.Random, words: list[str], weights: list[float], count: int) -> None:
@@ -180,9 +189,11 @@ def main() -> None:
         f"p95 {percentile(ours, 95) / percentile(plain, 95):.2f}"
     )
     print(f"  mean hits per query: {statistics.mean(hits):.1f}")
-    print(f"  context + stats (ms, median of 5): Store {statistics.median(ctx_ours):.1f}   engram's "
-          f"GROUP BY queries alone {statistics.median(ctx_engram):.1f}   "
-          f"ratio {statistics.median(ctx_ours) / statistics.median(ctx_engram):.2f}")
+    print(
+        f"  context + stats (ms, median of 5): Store {statistics.median(ctx_ours):.1f}   engram's "
+        f"GROUP BY queries alone {statistics.median(ctx_engram):.1f}   "
+        f"ratio {statistics.median(ctx_ours) / statistics.median(ctx_engram):.2f}"
+    )
     if not args.keep:
         shutil.rmtree(workdir, ignore_errors=True)
 

@@ -131,9 +131,16 @@ def bench_cold_start(runs: int) -> None:
     exe = Path(sys.executable).with_name("summarizer")
     env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
     flags = [
-        "score", "--text", "Added JWT auth endpoint with refresh token rotation",
-        "--files", "backend/routers/auth.py,backend/services/auth_service.py",
-        "--from", "hermes", "--to", "aphrodite", "--json",
+        "score",
+        "--text",
+        "Added JWT auth endpoint with refresh token rotation",
+        "--files",
+        "backend/routers/auth.py,backend/services/auth_service.py",
+        "--from",
+        "hermes",
+        "--to",
+        "aphrodite",
+        "--json",
     ]
     commands = {
         "python -c pass": [sys.executable, "-c", "pass"],

@@ -63,13 +63,22 @@ def _run(case: Case, store: OriginalStore, options: OutputOptions) -> dict[str, 
         "class": result.classification,
         "exact": result.original_tokens_exact,
         "recount": count_tokens(data.decode("utf-8", "replace")),
+        "counts": None
+        if case.runner_counts is None
+        else (result.failed_tests, result.passed_tests) == case.runner_counts,
     }
+
+
+def _counts_cell(value: object) -> str:
+    return "" if value is None else ("= runner" if value else "WRONG")
 
 
 def _table(rows: list[dict[str, object]], title: str) -> bool:
     print(f"\n## {title}\n")
-    print("| case | class | tokens in | tokens out | reduction | must | should | time | note |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---|")
+    print(
+        "| case | class | tokens in | tokens out | reduction | must | should | header counts | time | note |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---|---:|---|")
     ok = True
     for r in rows:
         must, should = r["must"], r["should"]
@@ -82,9 +91,10 @@ def _table(rows: list[dict[str, object]], title: str) -> bool:
             note = (note + " dense").strip()
         print(
             f"| {r['case']} | {r['class']} | {r['in']:,} | {r['out']:,} | {r['reduction']:.1%} | "
-            f"{must.found}/{must.total} | {should.found}/{should.total} | {r['time']:.2f}s | {note} |"
+            f"{must.found}/{must.total} | {should.found}/{should.total} | {_counts_cell(r['counts'])} | "
+            f"{r['time']:.2f}s | {note} |"
         )
-        if must.missed:
+        if must.missed or r["counts"] is False:
             ok = False
     misses = [(r["case"], m) for r in rows for m in r["must"].missed]
     for name, missed in misses[:60]:
@@ -100,7 +110,9 @@ def _table(rows: list[dict[str, object]], title: str) -> bool:
         f"\nTotals: {len(rows)} cases, tokens {sum(r['in'] for r in rows):,} -> "
         f"{sum(r['out'] for r in rows):,}; "
         f"must {must_found}/{must_total}; should {should_found}/{should_total}; "
-        f"cases at 100% must: {sum(1 for r in rows if not r['must'].missed)}/{len(rows)}"
+        f"cases at 100% must: {sum(1 for r in rows if not r['must'].missed)}/{len(rows)}; "
+        f"header counts equal to the runner's: {sum(1 for r in rows if r['counts'])}/"
+        f"{sum(1 for r in rows if r['counts'] is not None)}"
     )
     if sparse:
         print(

@@ -29,13 +29,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from summarizer.output import formats
+from summarizer.output import formats, rules
 
 __all__ = [
     "BINARY",
     "COORD",
     "FRAME",
     "HEADER",
+    "HTTP",
     "PASS",
     "PLAIN",
     "SOFT",
@@ -45,7 +46,7 @@ __all__ = [
     "find_timestamp",
 ]
 
-PLAIN, COORD, SOFT, PASS, FRAME, BINARY, HEADER = 0, 1, 2, 3, 4, 5, 6
+PLAIN, COORD, SOFT, PASS, FRAME, BINARY, HEADER, HTTP = 0, 1, 2, 3, 4, 5, 6, 7
 
 _HEADER_WINDOW = 170
 
@@ -86,15 +87,16 @@ _HARD = re.compile(
     r"\b(?:[Ee]rror|ERROR|ERRORS|ERR!|FAIL|FAILED|FAILURE|FATAL|[Ff]atal|PANIC|[Pp]anic(?:ked)?)\b"
     r"|\w(?:Error|Exception|Exit|Interrupt|Fault)\b|\b[Ee]xception\b|\bTraceback\b"
     r"|\b[Ff]ail(?:ed|ure|ing|s)?\b|\bnot ok\b|[✗✘✖❌×]|\b[Aa]ssert(?:ion)?\w*\b"
-    r"|[Ss]egmentation fault|core dumped|\b[Aa]bort(?:ed)?\b|\bUnhandled\b|\bundefined reference\b"
+    r"|[Ss]egmentation fault|core dumped|\b[Aa]bort(?:ed|ing)?\b|\bnot remade\b|\bUnhandled\b"
+    r"|\bundefined reference\b"
     r"|\bcannot find symbol\b|\bunresolved\b|\bno such file\b|\bNo such file\b|\bnot found\b"
-    r"|^E {2,}\S|^\s*●|^> {3,}\S"
+    r"|^E {2,}\S|^\s*●|^> {3,}\S|" + "|".join(map(re.escape, rules.ERRNO))
 )
 _WARN = re.compile(r"\b(?:[Ww]arning|WARNING|WARN|[Dd]eprecat\w*)\b|warning\[")
 
 # file:line[:col] in its common shapes: a/b.py:12, a.ts(3,4), Foo.java:[12,5], File "x", line 3, at line 9.
 _LOCATION = re.compile(
-    r"(?<![\w.~+@/\\-])(?P<loc>(?:[A-Za-z]:)?[\w.~+@/\\-]*[\w)]\.[A-Za-z][\w]{0,7}"
+    r"(?<![\w.~+@/\\#-])(?P<loc>(?:[A-Za-z]:)?[\w.~+@/\\#-]*[\w)#]\.[A-Za-z][\w]{0,7}"
     r"(?::\[#+,#+\]|\(#+(?:,#+)?\)|:#+(?::#+)?))(?![\w#])"
     r"|File \"[^\"]+\", line #+|\bat line #+|--> \S+:#+(?::#+)?"
 )
@@ -144,6 +146,8 @@ _HARD_WORDS = frozenset(
         "Abort",
         "aborted",
         "Aborted",
+        "aborting",
+        "Aborting",
         "Unhandled",
         "unresolved",
     ]
@@ -154,6 +158,7 @@ _HARD_PHRASES = (
     "segmentation fault",
     "core dumped",
     "undefined reference",
+    "not remade",
     "cannot find symbol",
     "no such file",
     "not found",
@@ -163,6 +168,7 @@ _HARD_PHRASES = (
     "✖",
     "❌",
     "×",
+    *(e.lower() for e in rules.ERRNO),
 )
 
 
@@ -278,6 +284,17 @@ def classify_template(template: str) -> LineClass:
     special = formats.special_kind(template, low)
     if special is not None:
         return LineClass(COORD, special)
+    if template[:3] == "===" and rules.SECTION.match(template):
+        return LineClass(HEADER, "section")
+    if "error" in low and rules.ERROR_BLOCK.search(template):
+        return LineClass(COORD, "error_block")
+    if template[:1] in ("C", "h", "A") and rules.GIT.match(template):
+        return LineClass(COORD, "hint" if template[:1] == "h" else "conflict")
+    if " HTTP/" in template and (request := rules.HTTP.search(template)):
+        # Digits are templated, so the status is read from each real line at this offset.
+        return LineClass(HTTP, "http", request.end(), bool(_RECORD.match(template)))
+    if ": " in template[:40] and rules.PROG_DIAG.match(template):
+        return LineClass(COORD, "diagnostic")
     record = bool(_RECORD.match(template))
     level = _level(template) if record or template[:1].isalpha() else None
     if record and _ALERT_TAG.match(template):
@@ -304,10 +321,21 @@ def classify_template(template: str) -> LineClass:
         return LineClass(PLAIN, "", 0, True)
     if formats.is_frame(template):
         return LineClass(FRAME, "frame")
+    if " " not in template and rules.PATH_ONLY.match(template):
+        return _PLAIN  # a file listing's path is never an error, whatever its name says
+
+    if template[:1] in (" ", "I", "f") and rules.INCLUDE.match(template) and _location(template):
+        return LineClass(COORD, "include")
+    located = _LOCATION.search(template) if "#" in template else None
+    if located is not None:
+        # The severity word right after the location is the tool's own verdict on the line.
+        if rules.LOCATED_SOFT.match(template[located.end() :].lstrip(":) ")):
+            return LineClass(COORD, "located_warning")
+        if _hard(template, low):
+            return LineClass(COORD, "error")
+        return LineClass(COORD, "location")
     if _hard(template, low):
         return LineClass(COORD, "error")
-    if _location(template):
-        return LineClass(COORD, "location")
     if _warn(low, template):
         return LineClass(SOFT, "warning")
     return _PLAIN

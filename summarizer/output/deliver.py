@@ -23,8 +23,15 @@ if TYPE_CHECKING:
 __all__ = ["deliver"]
 
 
-def deliver(stream: BinaryIO, store: OriginalStore, options: OutputOptions, *, out: BinaryIO,
-            as_json: bool = False, name: str = "-") -> OutputResult:
+def deliver(
+    stream: BinaryIO,
+    store: OriginalStore,
+    options: OutputOptions,
+    *,
+    out: BinaryIO,
+    as_json: bool = False,
+    name: str = "-",
+) -> OutputResult:
     """Compress ``stream`` into ``store`` and write what ``summarizer output`` prints to ``out``."""
     from summarizer.output import OriginalNotStored, compress
 

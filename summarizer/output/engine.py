@@ -21,10 +21,10 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 
 from summarizer.output import coordinates as co
-from summarizer.output import formats
+from summarizer.output import formats, rules
 from summarizer.output.classify import FamilyCounts
 from summarizer.output.frames import TraceBlock
-from summarizer.output.lines import MAX_LINE_BYTES, Chunk, clean_chunk, decode_line, is_binary
+from summarizer.output.lines import MAX_LINE_BYTES, Chunk, clean_chunk, decode_line, is_binary, scan_windows
 from summarizer.output.patterns import MAX_TEMPLATES, Sampler
 
 __all__ = ["CoordEntry", "Engine", "TemplateStat"]
@@ -32,17 +32,30 @@ __all__ = ["CoordEntry", "Engine", "TemplateStat"]
 DIGITS = bytes.maketrans(b"0123456789", b"##########")
 MAX_COORDINATES = 20_000
 MAX_TEMPLATE_BYTES = 4096
+# The template's start is classified; the scan for errors deeper in a long line starts here.
+_SCAN_FROM = MAX_TEMPLATE_BYTES - 256
 # Kept text per coordinate: generous until the coordinates hold 64 MB, then just the start.
 _COORD_BYTES = 8192
 _COORD_BYTES_LOW = 512
 _COORD_MEMORY = 64 << 20
 _FAMILY_TEMPLATES = 3_000
 _FAILURE_BLOCK_LINES = 60
-_BARE_PATH = re.compile(r"^(?:[A-Za-z]:)?[\w.~@/\\+-]+\.[A-Za-z]\w{0,7}$")
+_BARE_PATH_B = re.compile(rb"^(?:[A-Za-z]:)?[\w.~@/\\+#-]+\.[A-Za-z]\w{0,7}$")
+_PATH_START = (b"/", b".")
+_ESLINT_ROW = re.compile(rb"^\s+\d+:\d+\s")
+_PLAIN_CLASS = co.LineClass(co.PLAIN)
+# rustc/ruff print the message first and the location under it ("  --> src/a.rs:3:5").
+_ARROW = re.compile(rb"^\s*--> ")
 # Failing-test headers whose details follow, indented: TAP "not ok", jest "●", spec/mocha marks.
 _BLOCK_HEADER = re.compile("^\\s*(?:not ok\\b|●|✖|✗|✘|×|❌|\\d+\\) )".encode())
 _INFORMATIVE = re.compile(rb"[A-Za-z]{3}")
 _ESLINT_LINE = re.compile(r"^\s+#+:#+\s")
+# An error line ending in a colon announces the indented list that follows (git's file lists).
+_LIST_HEADER = re.compile(rb"^(?:error|fatal|ERROR|FATAL|Error)\b[^\n]*:\s*$")
+_ITEM_LINES = 6  # lines kept per announced item (pydantic: field, message, help URL)
+_ITEMS_CAP = 600
+# Distinct 4xx request lines kept in full; past this they are counted (a scanner's 404 storm).
+MAX_HTTP_4XX = 200
 _SOURCE_LINE = re.compile(r"^\s+(?:\S|\[Previous line repeated)")
 
 
@@ -96,6 +109,17 @@ class _FailureBlock:
     trace: TraceBlock | None = None
 
 
+@dataclass(slots=True)
+class _ItemBlock:
+    """The items an error header announced ("7 validation errors for X") or an error's indented list."""
+
+    expected: int | None
+    indent: int
+    items: int = 0
+    item_indent: int | None = None
+    kept: int = 0
+
+
 @dataclass
 class Engine:
     """Accumulates everything the rendering needs while the input streams through."""
@@ -122,8 +146,16 @@ class Engine:
     _expect_exception: bool = False
     _saw_traceback: bool = False
     _failure: _FailureBlock | None = None
-    _bare_path: tuple[int, bytes] | None = None
     _coord_bytes: int = 0
+    _items: _ItemBlock | None = None
+    http_4xx: int = 0
+    http_4xx_more: int = 0
+    http_4xx_range: tuple[int, int] = (0, 0)
+    in_passes: bool = False
+    _prev: bytes = b""
+    _chunk: RawLines | list[bytes] = field(default_factory=list)
+    _index: int = 0
+    _last_raw: bytes = b""
 
     # -- hot path -------------------------------------------------------------------------------
     def feed(self, chunk: Chunk) -> None:
@@ -137,10 +169,15 @@ class Engine:
         data = clean_chunk(chunk.data)
         tpls = data.translate(DIGITS).split(b"\n")
         raws = RawLines(data, tpls)
-        if tpls and max(map(len, tpls)) > MAX_TEMPLATE_BYTES:
-            # Minified megabyte lines must not become megabyte dict keys: their start decides.
-            tpls = [t[:MAX_TEMPLATE_BYTES] for t in tpls]
         n0 = self.line_no
+        windows = list(chunk.windows)
+        if tpls and max(map(len, tpls)) > MAX_TEMPLATE_BYTES:
+            # Minified megabyte lines must not become megabyte dict keys: their start decides;
+            # an error further in is found by a scan of the rest and kept as a window.
+            for index, tpl in enumerate(tpls):
+                if len(tpl) > MAX_TEMPLATE_BYTES:
+                    windows.extend((index, off, win) for off, win in scan_windows(raws[index], _SCAN_FROM))
+            tpls = [t[:MAX_TEMPLATE_BYTES] for t in tpls]
         size = len(tpls)
         templates = self.templates
         self.counts.update(tpls)
@@ -161,24 +198,36 @@ class Engine:
             if index < pos:
                 continue
             template = tpls[index]
+            self._prev = raws[index - 1] if index else self._last_raw
+            self._chunk, self._index = raws, index
             self._slow(n0 + index + 1, raws[index], template, templates[template], long_lines.get(index))
             pos = index + 1
             if self._busy():
                 pos = self._drain(raws, tpls, n0, pos, long_lines)
+        for index, offset, window in windows:
+            self._add_window(n0 + index + 1, offset, window, chunk.long_lines, index)
         self._sample_chunk(raws, tpls, n0)
+        self._last_raw = raws[size - 1] if size else b""
         self.line_no = n0 + size
         self._timestamps(raws, n0 + 1)
         if len(templates) > self.max_templates:
             self._prune()
 
     def _busy(self) -> bool:
-        return self._trace is not None or self._failure is not None or self._expect_exception
+        return (
+            self._trace is not None
+            or self._failure is not None
+            or self._expect_exception
+            or self._items is not None
+        )
 
     def _drain(self, raws: RawLines, tpls: list[bytes], n0: int, pos: int, long_lines: dict[int, int]) -> int:
         """Feed lines one by one while a block is open; return the first index not processed."""
         templates = self.templates
         while pos < len(tpls) and self._busy():
             template = tpls[pos]
+            self._prev = raws[pos - 1] if pos else self._last_raw
+            self._chunk, self._index = raws, pos
             self._slow(n0 + pos + 1, raws[pos], template, templates[template], long_lines.get(pos))
             pos += 1
         return pos
@@ -193,7 +242,7 @@ class Engine:
             for _ in range(4):
                 if index + 1 < len(tpls) and not _INFORMATIVE.search(tpls[index]):
                     index += 1
-            if templates[tpls[index]].cls in (co.PLAIN, co.HEADER):
+            if templates[tpls[index]].cls in (co.PLAIN, co.HEADER, co.HTTP):
                 sampler.kept.append((n0 + index + 1, raws[index][:4096]))
                 if len(sampler.kept) > sampler.cap:
                     # Halve: keep every other sample and sample half as often from now on.
@@ -209,16 +258,22 @@ class Engine:
             index += sampler.every
 
     def _new_template(self, template: bytes, n: int, raw: bytes) -> TemplateStat:
+        if (
+            template[:1] in _PATH_START
+            and b" " not in template
+            and b":" not in template
+            and b"\t" not in template
+        ):
+            # A listing's path (find, ls -R, tar t): no rule applies to it, and on data that does
+            # not repeat every line is a new template, so the full classification is skipped.
+            rec = TemplateStat(n, _PLAIN_CLASS, raw[:4096])
+            self.templates[template] = rec
+            return rec
         text = decode_line(template[:MAX_LINE_BYTES])
-        if is_binary(template[:4096]):
-            lc = co.LineClass(co.BINARY)
-        else:
-            lc = co.classify_template(text)
-            if lc.cls == co.PLAIN and _BARE_PATH.match(text):
-                lc = co.LineClass(co.HEADER, "bare_path")
+        lc = co.LineClass(co.BINARY) if is_binary(template[:4096]) else co.classify_template(text)
         rec = TemplateStat(n, lc, raw[:4096])
         self.templates[template] = rec
-        if lc.cls in (co.COORD, co.FRAME, co.HEADER):
+        if lc.cls in (co.COORD, co.FRAME, co.HEADER, co.HTTP):
             self._slow_set.add(template)
         return rec
 
@@ -227,6 +282,8 @@ class Engine:
         cls = rec.cls
         lc = rec.lc
         text = None
+        if self._items is not None and self._in_items(n, raw):
+            return
         if self._failure is not None and self._in_failure(n, raw, cls):
             return
         if self._trace is not None:
@@ -238,29 +295,34 @@ class Engine:
             self._expect_exception = False
             if cls != co.FRAME:
                 self._add_coord(n, raw, template, "exception", 0, full)
+                self._open_items(raw, template)
                 return
         if cls == co.FRAME:
             self._trace = TraceBlock(start_line=n)
             self._trace_is_python = self._saw_traceback
             self._trace.add(n, decode_line(raw[:4096]), True)
             return
+        if cls == co.HTTP:
+            self._http(n, raw, template, lc.header_end)
+            return
         if cls == co.HEADER:
-            # A bare file path (eslint's per-file heading): remembered, kept if an error follows.
-            self._bare_path = (n, raw)
+            if lc.kind == "section":
+                self.in_passes = b"PASSES" in raw
+                return
             return
         if cls != co.COORD:
             return
         if b"Traceback" in raw:
             self._saw_traceback = True
-        if (
-            self._bare_path is not None
-            and template[:1] == b" "
-            and _ESLINT_LINE.match(decode_line(template[:64]))
-        ):
-            # eslint prints the file once, then "line:col  error  message": keep the file too.
-            line_no, path_raw = self._bare_path
-            self._add_coord(line_no, path_raw, path_raw, "file", 0, None)
+        if template[:1] == b" " and _ESLINT_LINE.match(decode_line(template[:64])):
+            self._eslint_heading(n)
+        if self.in_passes and lc.kind == "failing_test" and raw.startswith(b"_"):
+            return  # pytest -rA prints a section per *passing* test too: not a failure
+        if _ARROW.match(raw) and self._prev.strip() and n > 1:
+            # The message above the arrow names the rule ("F821 Undefined name `x`").
+            self._add_coord(n - 1, self._prev, self._prev, "detail", 0, None)
         self._add_coord(n, raw, template, lc.kind, lc.header_end, full)
+        self._open_items(raw, template)
         if lc.kind == "failing_test" and _BLOCK_HEADER.match(raw):
             indent = len(raw) - len(raw.lstrip())
             self._failure = _FailureBlock(indent)
@@ -285,6 +347,78 @@ class Engine:
             block.kept += 1
             self._add_coord(n, raw, raw, "detail", 0, None)
         return True
+
+    def _eslint_heading(self, n: int) -> None:
+        # eslint prints the file once, then "line:col  error  message" rows: the file above the
+        # rows is kept with the error (looked up in this chunk, so listings pay nothing for it).
+        raws, k = self._chunk, self._index - 1
+        while k >= 0 and _ESLINT_ROW.match(raws[k]):
+            k -= 1
+        if k >= 0 and _BARE_PATH_B.match(raws[k]):
+            self._add_coord(n - (self._index - k), raws[k], raws[k], "file", 0, None)
+
+    def _http(self, n: int, raw: bytes, template: bytes, status_at: int) -> None:
+        # 5xx is a failure of the server; 4xx a failure of the request (kept, up to a cap).
+        status = raw[status_at : status_at + 1]
+        if status not in (b"5", b"4"):
+            return
+        # The same request failing again folds into one entry with a count (the time differs);
+        # requests that differ only in an id are merged at rendering, with the id's range.
+        key = raw[raw.rfind(b'"', 0, max(status_at - 2, 0)) :]
+        if status == b"4" and key not in self.coords:
+            if self.http_4xx >= MAX_HTTP_4XX:
+                self.http_4xx_more += 1
+                self.http_4xx_range = (self.http_4xx_range[0] or n, n)
+                return
+            self.http_4xx += 1
+        self._add_coord(n, raw, template, "http_5xx" if status == b"5" else "http_4xx", 0, None, key=key)
+
+    def _open_items(self, raw: bytes, template: bytes) -> None:
+        # Both shapes end the line ("... errors for X", "... would be overwritten:"): test cheaply.
+        tail = template[-40:].rstrip()
+        if not tail.endswith(b":") and b"rror" not in template[:300]:
+            return
+        found = rules.ERROR_BLOCK.search(decode_line(template[:300]))
+        indent = len(raw) - len(raw.lstrip())
+        if found is not None:
+            digits = re.search(rb"\d+", raw[found.start(1) :])
+            expected = int(digits.group()) if digits else 0
+            if 0 < expected <= 10_000:
+                self._items = _ItemBlock(expected, indent)
+        elif _LIST_HEADER.match(raw):
+            self._items = _ItemBlock(None, indent)
+
+    def _in_items(self, n: int, raw: bytes) -> bool:
+        """Lines of an announced error list: kept as details until the N items are complete."""
+        block = self._items
+        assert block is not None
+        stripped = raw.strip()
+        indent = len(raw) - len(raw.lstrip())
+        if not stripped or (block.expected is None and indent <= block.indent):
+            self._items = None
+            return False
+        if block.item_indent is None:
+            block.item_indent = indent
+        if indent <= block.item_indent:
+            block.items += 1
+            if block.expected is not None and block.items > block.expected:
+                self._items = None
+                return False
+        cap = min(_ITEMS_CAP, _ITEM_LINES * (block.expected or 100))
+        if block.kept < cap:
+            block.kept += 1
+            self._add_coord(n, raw, raw, "detail", 0, None)
+        return True
+
+    def _add_window(
+        self, n: int, offset: int, window: bytes, long_lines: tuple[tuple[int, int], ...], index: int
+    ) -> None:
+        full = dict(long_lines).get(index)
+        marker = f"[bytes {offset:,}-{offset + len(window):,} of line {n}".encode()
+        if full:
+            marker += f" ({full:,} bytes)".encode()
+        raw = marker + b"; restore --lines " + f"{n}:{n}".encode() + b"] " + window
+        self._add_coord(n, raw, raw, "error_in_line", 0, None)
 
     def _close_failure(self) -> None:
         if self._failure is not None and self._failure.trace is not None:
@@ -312,10 +446,19 @@ class Engine:
         self.omitted_frames += block.omitted
 
     def _add_coord(
-        self, n: int, raw: bytes, template: bytes, kind: str, header_end: int, full: int | None
+        self,
+        n: int,
+        raw: bytes,
+        template: bytes,
+        kind: str,
+        header_end: int,
+        full: int | None,
+        *,
+        key: bytes | None = None,
     ) -> None:
         # Identical messages fold into one entry: the header (time, pid, level) is templated.
-        key = template[:header_end] + raw[header_end:] if header_end else raw
+        if key is None:
+            key = template[:header_end] + raw[header_end:] if header_end else raw
         if len(key) > 256:
             key = hashlib.blake2b(key, digest_size=16).digest()
         entry = self.coords.get(key)
@@ -361,25 +504,26 @@ class Engine:
         # Fold the rarest templates into anonymous tallies until the table is half full again.
         # Coordinates live in `coords`, so none is lost; a pruned coordinate template is simply
         # classified again if it comes back. Soft and ordinary lines lose only their pattern text.
-        counts = self.counts
+        # The tables are rebuilt by comprehensions rather than deleted from one key at a time: on
+        # data that does not repeat this runs every few MB over 30,000 entries.
         threshold = 1
         while len(self.templates) > self.max_templates // 2:
-            keep: dict[bytes, TemplateStat] = {}
-            for template, rec in self.templates.items():
-                count = counts[template]
-                if count > threshold:
-                    keep[template] = rec
+            counts, templates = self.counts, self.templates
+            keep = {t: r for t, r in templates.items() if counts[t] > threshold}
+            dropped = [(counts[t], r) for t, r in templates.items() if t not in keep]
+            self.pruned_lines += sum(count for count, _ in dropped)
+            for count, rec in dropped:
+                if rec.cls == co.PLAIN:
                     continue
-                self.pruned_lines += count
                 if rec.cls == co.PASS and rec.lc.kind != "announce":
                     self.passed += count
                 elif rec.cls == co.BINARY:
                     self.binary_lines += count
                 elif rec.cls == co.SOFT:
                     self.soft_pruned += count
-                del counts[template]
-                self.last.pop(template, None)
-                self._slow_set.discard(template)
+            self.counts = Counter({t: counts[t] for t in keep})
+            self.last = {t: self.last[t] for t in keep if t in self.last}
+            self._slow_set.intersection_update(keep)
             self.templates = keep
             threshold *= 2
 

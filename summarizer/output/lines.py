@@ -26,6 +26,7 @@ __all__ = [
     "decode_line",
     "is_binary",
     "iter_chunks",
+    "scan_windows",
     "strip_ansi",
     "truncate_for_render",
 ]
@@ -54,6 +55,36 @@ class Chunk:
 
     data: bytes
     long_lines: tuple[tuple[int, int], ...] = ()  # (index within chunk, original byte length)
+    # Errors found in the part of a cut line that was not kept: (index, byte offset, window).
+    windows: tuple[tuple[int, int, bytes], ...] = ()
+
+
+# Error words looked for deep inside very long lines (the start of a line is classified normally).
+_SCAN = re.compile(
+    rb"[Ee]rror|ERROR|[Ee]xception|[Ff]ail|FAIL|[Ff]atal|FATAL|[Pp]anic|PANIC|Traceback|denied|[Aa]ssert"
+)
+_SCAN_S = re.compile(_SCAN.pattern.decode())
+WINDOW = 240
+_MAX_WINDOWS = 3
+
+
+def scan_windows(data: bytes, start: int = 0, base: int = 0) -> list[tuple[int, bytes]]:
+    """Up to 3 windows (byte offset in the line, bytes) around error words in ``data[start:]``.
+
+    ``base`` is the offset of ``data`` within its line. Matches inside an earlier window are
+    skipped, so a burst of errors is one window.
+    """
+    found: list[tuple[int, bytes]] = []
+    pos = start
+    while len(found) < _MAX_WINDOWS:
+        match = _SCAN.search(data, pos)
+        if match is None:
+            break
+        lo = max(0, match.start() - WINDOW)
+        hi = min(len(data), match.end() + WINDOW)
+        found.append((base + lo, data[lo:hi]))
+        pos = hi
+    return found
 
 
 def strip_ansi(text: str) -> str:
@@ -111,11 +142,22 @@ def decode_line(raw: bytes) -> str:
 
 
 def truncate_for_render(text: str, *, line_no: int, full_bytes: int | None, limit: int) -> str:
-    """Cut a very long line for the rendering, with a marker saying how to restore it whole."""
+    """Cut a very long line for the rendering, with a marker saying how to restore it whole.
+
+    When the line's first error word lies past the cut, a window around it is shown too, with the
+    character range that was left out between the head and the window.
+    """
     if len(text) <= limit and full_bytes is None:
         return text
     size = full_bytes if full_bytes is not None else len(text.encode("utf-8", "replace"))
-    return f"{text[:limit]} [... line truncated: {size:,} bytes in full; restore --lines {line_no}:{line_no}]"
+    hint = f"restore --lines {line_no}:{line_no}"
+    match = _SCAN_S.search(text, max(limit - WINDOW, 0))
+    if match is not None and match.start() > limit - WINDOW // 2:
+        head = text[: limit // 4]
+        lo, hi = max(len(head), match.start() - WINDOW), min(len(text), match.end() + WINDOW)
+        cut = f"[... chars {len(head):,}-{lo:,} cut ...]"
+        return f"{head} {cut} {text[lo:hi]} [... {size:,} bytes in full; {hint}]"
+    return f"{text[:limit]} [... line truncated: {size:,} bytes in full; {hint}]"
 
 
 def iter_chunks(stream: Readable) -> Iterator[Chunk]:
@@ -127,6 +169,8 @@ def iter_chunks(stream: Readable) -> Iterator[Chunk]:
     """
     carry = b""
     carry_len = 0  # true length of the line being carried, when it was cut
+    # Errors in the dropped part of the carried line: (offset in the line, window).
+    carry_windows: list[tuple[int, bytes]] = []
     while True:
         block = stream.read(READ_SIZE)
         if not block:
@@ -134,26 +178,35 @@ def iter_chunks(stream: Readable) -> Iterator[Chunk]:
         cut = block.rfind(b"\n")
         if cut < 0:
             # No newline in this block: the carried line only grows.
+            start = carry_len or len(carry)
             if len(carry) < MAX_LINE_BYTES:
                 carry += block[: MAX_LINE_BYTES - len(carry)]
-            carry_len += len(block)
+            if len(carry_windows) < _MAX_WINDOWS:
+                carry_windows += scan_windows(block, max(0, MAX_LINE_BYTES - start), start)
+            carry_len = start + len(block)
             continue
         head, tail = block[: cut + 1], block[cut + 1 :]
         first_nl = head.find(b"\n")
         long_lines: list[tuple[int, int]] = []
+        windows: tuple[tuple[int, int, bytes], ...] = ()
         if carry_len or len(carry) + first_nl > MAX_LINE_BYTES:
-            total = carry_len + first_nl if carry_len else len(carry) + first_nl
+            start = carry_len or len(carry)
+            total = start + first_nl
             first = (carry + head[:first_nl])[:MAX_LINE_BYTES]
-            long_lines.append((0, max(total, len(carry) + first_nl)))
+            if len(carry_windows) < _MAX_WINDOWS:
+                carry_windows += scan_windows(head[:first_nl], max(0, MAX_LINE_BYTES - start), start)
+            long_lines.append((0, total))
+            windows = tuple((0, off, win) for off, win in carry_windows[:_MAX_WINDOWS])
             data = first + head[first_nl:]
         else:
             data = carry + head
-        carry, carry_len = b"", 0
+        carry, carry_len, carry_windows = b"", 0, []
         if len(tail) > MAX_LINE_BYTES:
             carry, carry_len = tail[:MAX_LINE_BYTES], len(tail)
+            carry_windows = scan_windows(tail, MAX_LINE_BYTES)
         else:
             carry = tail
-        yield Chunk(data[:-1], tuple(long_lines))
+        yield Chunk(data[:-1], tuple(long_lines), windows)
     if carry or carry_len:
         extra = ((0, carry_len),) if carry_len > len(carry) else ()
-        yield Chunk(carry, extra)
+        yield Chunk(carry, extra, tuple((0, off, win) for off, win in carry_windows[:_MAX_WINDOWS]))

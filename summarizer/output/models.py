@@ -75,7 +75,9 @@ class OutputResult(BaseModel):
     passthrough: bool
     exit_code: int | None = None
     failing_tests: tuple[str, ...] = ()
+    failed_tests: int = 0
     passed_tests: int = 0
+    counts_from: str | None = None
     first_error: Coordinate | None = None
     first_timestamp: str | None = None
     last_timestamp: str | None = None

@@ -5,25 +5,25 @@ target, then pattern summaries. Every kept text goes through :func:`summarizer.s
 after the coordinates were extracted from the original, so a secret never reaches the rendering.
 
 Body lines read ``N: text`` for coordinates and ``N~ text`` for samples (N is the 1-based line
-number in the original). Identical messages appear once with ``[×K, lines ...]``. A location line
-whose message has the same shape as an earlier one (quoted arguments aside) keeps its location and
-its code, and adds only the quoted arguments that differ: ``x.js(9,8): error TS2339: 'set'`` means
-"the TS2339 message shown earlier, with 'set'". When one code has several shapes, ``[=N]`` names
-the line whose message applies. Nothing is lost, and dense compiler output shrinks by a third.
+number in the original). Identical messages appear once with ``[×K, lines ...]``; repeated
+compiler messages are compacted (:mod:`~summarizer.output.compact`), runs of one file factored and
+warnings grouped (:mod:`~summarizer.output.grouping`); the header's verdicts come from
+:mod:`~summarizer.output.verdicts`. Nothing is lost: :func:`grouping.expand` restores every row.
 """
 
 from __future__ import annotations
 
-import re
-
 from summarizer.output import coordinates as co
+from summarizer.output import verdicts
 from summarizer.output.classify import Classification
+from summarizer.output.compact import Messages, body_line
 from summarizer.output.engine import CoordEntry, Engine
-from summarizer.output.formats import failing_test_name
-from summarizer.output.lines import RENDER_LINE_CHARS, decode_line, truncate_for_render
+from summarizer.output.grouping import factor, group_warnings, merge_numeric, render_groups, source_file
+from summarizer.output.lines import decode_line, truncate_for_render
 from summarizer.output.models import Coordinate, OutputOptions, OutputResult, PatternSummary, Sample
 from summarizer.output.originals import OriginalStore
 from summarizer.output.patterns import merge_templates
+from summarizer.output.verdicts import all_pass, failing_tests, run_counts_of
 from summarizer.scrub import scrub
 from summarizer.tokens import count_tokens
 
@@ -31,9 +31,14 @@ __all__ = ["passthrough_result", "render", "restore_hint"]
 
 _SAMPLE_CHARS = 300
 _PATTERN_CHARS = 200
-_ERROR_KINDS = {"error", "exception", "failing_test", "alert", "location", "docker_event"}
-_QUOTED = re.compile(r"'[^']*'|`[^`]*`|\"[^\"]*\"")
-_MESSAGE = re.compile(r"^(?P<prefix>\W{0,4}(?:(?:fatal )?error|warning)\b[^:]{0,20}:)\s*(?P<rest>.{12,})$")
+_GROUPED_KINDS = {"located_warning", "include"}
+# Located warnings are listed in full up to this many; past it they are grouped by (file, code).
+_WARNINGS_IN_FULL = 12
+_LEGEND = (
+    "--- kept lines (N: = original line N; N~ = sample; code + args = that code's message above, with"
+    " these args, 〃 = as the row above; after '@ file': '[N: ]…x' = 'N: file x', no N = next line) ---"
+)
+_WARNINGS_TITLE = "--- warnings and notes by (file, code): source lines, output lines, one example ---"
 
 
 def _count(text: str, piece: int = 1 << 18) -> int:
@@ -93,59 +98,6 @@ def _coordinates(engine: Engine, clean: _Scrubbed) -> list[Coordinate]:
     return out
 
 
-def _short(arg: str) -> str:
-    # Long quoted arguments (absolute paths) keep their informative tail.
-    return arg if len(arg) <= 40 else arg[0] + "…" + arg[-36:]
-
-
-class _Messages:
-    """Remembers message shapes per location-bearing error, for back-references."""
-
-    def __init__(self) -> None:
-        self.first: dict[tuple[str, str], tuple[int, frozenset[str]]] = {}
-        self.code_shape: dict[str, str] = {}
-
-
-def _body_line(coord: Coordinate, entry_note: str, seen: _Messages, full_bytes: int | None = None) -> str:
-    text = coord.text
-    if coord.location and coord.kind in _ERROR_KINDS:
-        after = text.split(coord.location, 1)[1] if coord.location in text else ""
-        match = _MESSAGE.match(after)
-        if match:
-            rest = match.group("rest").strip()
-            prefix = match.group("prefix")
-            # The message's shape with its quoted arguments blanked: compiler messages repeat it.
-            shape = _QUOTED.sub("'…'", rest)
-            first_seen = seen.first.get((prefix, shape))
-            if first_seen is not None:
-                first, first_args = first_seen
-                head = text[: text.index(coord.location) + len(coord.location)]
-                # Only the arguments that differ from line `first`; the rest is exactly that message.
-                args = " ".join(_short(a) for a in _QUOTED.findall(rest) if a not in first_args)
-                # When this code only ever had this one shape, the code alone says which message.
-                ref = "" if seen.code_shape.get(prefix) == shape else f" [={first}]"
-                return f"{coord.line}: {head}{prefix}{ref} {args}".rstrip() + entry_note
-            seen.first[(prefix, shape)] = (coord.line, frozenset(_QUOTED.findall(rest)))
-            seen.code_shape.setdefault(prefix, shape)
-    shown = truncate_for_render(text, line_no=coord.line, full_bytes=full_bytes, limit=RENDER_LINE_CHARS)
-    return f"{coord.line}: {shown}{entry_note}"
-
-
-def _first_error(coords: list[Coordinate]) -> Coordinate | None:
-    """The first error with a location, else the first error (shared by both result paths)."""
-    return next((c for c in coords if c.kind in _ERROR_KINDS and c.location), None) or next(
-        (c for c in coords if c.kind in _ERROR_KINDS), None
-    )
-
-
-def _failing_tests(coords: list[Coordinate]) -> list[str]:
-    names = list(
-        dict.fromkeys(n for c in coords if c.kind == "failing_test" if (n := failing_test_name(c.text)))
-    )
-    # pytest names a failure twice (section header "test_x", summary "path::test_x"): keep the full id.
-    return [n for n in names if not any(m != n and m.endswith("::" + n) for m in names)]
-
-
 def render(
     engine: Engine,
     *,
@@ -172,26 +124,44 @@ def render(
     # Soft lines are coordinates too: every one of their patterns is shown, so none is capped.
     soft_patterns = merge_templates(rows["soft"], cap=None)
     patterns_all = merge_templates(rows["plain"])
-    failing = _failing_tests(coords)
-    first_error = _first_error(coords)
+    failing = failing_tests(coords)
+    first_error = verdicts.first_error(coords)
+    counts = run_counts_of(coords)
+    collapse = all_pass(engine)
+    grouped = [c for c in coords if c.kind in _GROUPED_KINDS]
+    listed = [c for c in coords if c.kind not in _GROUPED_KINDS]
+    groups = group_warnings(grouped) if len(grouped) > _WARNINGS_IN_FULL else []
+    if not groups:
+        listed = coords
+    listed, merged_notes = merge_numeric(listed)
 
     header: list[str] = [
         f"[summarizer output · {classification} · {engine.line_no:,} lines · {original_tokens:,} tokens in · "
-        f"{len(coords):,} coordinates kept in full]"
+        f"{len(coords):,} coordinates kept]"
     ]
     if options.exit_code is not None:
         header.append(f"exit code: {options.exit_code}")
-    if failing:
-        header.append(
-            f"failing tests ({len(failing)}): "
-            + " · ".join(failing[:40])
-            + (f" · +{len(failing) - 40} more (in the body)" if len(failing) > 40 else "")
+    failed_count = counts.failed if counts else len(failing)
+    if failing or failed_count:
+        shown = " · ".join(failing[:40]) + (
+            f" · +{len(failing) - 40} more (in the body)" if len(failing) > 40 else ""
         )
-    if engine.passed:
-        header.append(f"passing tests: {engine.passed:,} (counted, not listed)")
+        source = f", from {counts.runner}'s summary" if counts else ""
+        header.append(f"failing tests ({failed_count}{source}): {shown}".rstrip())
+    passed = counts.passed if counts else engine.passed
+    if passed:
+        header.append(f"passing tests: {passed:,} (counted, not listed)")
+    if collapse:
+        header.append("all tests passed: only the summary is kept")
     if first_error is not None:
-        where = first_error.location or first_error.text[:160]
-        header.append(f"first error: {where} (line {first_error.line})")
+        # The whole line is in the body; the header needs where and what, briefly.
+        first_text = first_error.text if len(first_error.text) <= 160 else first_error.text[:160] + "…"
+        header.append(f"first error (line {first_error.line}): {first_text}")
+    if groups:
+        header.append(
+            f"warnings/notes: {sum(g.count for g in groups):,} in {len(groups)} (file, code) groups,"
+            " listed after the errors"
+        )
     if engine.first_timestamp and engine.last_timestamp:
         (fl, fs), (ll, ls) = engine.first_timestamp, engine.last_timestamp
         header.append(f"time: {fs} (line {fl}) → {ls} (line {ll})")
@@ -203,16 +173,30 @@ def render(
 
     # Tier 1: coordinates (never dropped), frame markers and one line per soft pattern.
     body: list[tuple[float, str]] = []
-    seen_messages = _Messages()
-    for coord in coords:
+    files: dict[float, str] = {}
+    seen_messages = Messages()
+    for coord in listed:
         entry = entries.get(coord.line)
         note = _lines_note(entry, None) if entry else ""
         if entry and 1 < entry.count <= 6:
             note = f"  [×{entry.count}, lines {entry.line}…{entry.last_line}]"
+        note = merged_notes.get(coord.line, note)
         full = entry.full_bytes if entry else None
-        body.append((coord.line, _body_line(coord, note, seen_messages, full)))
+        body.append((coord.line, body_line(coord, note, seen_messages, full)))
+        file = source_file(coord.location)
+        if file and coord.text.startswith(file) and coord.kind != "frame":
+            files[coord.line] = file
     for after, marker in engine.frame_markers:
         body.append((after + 0.5, f"   {marker}"))
+    if engine.http_4xx_more:
+        first, last = engine.http_4xx_range
+        body.append(
+            (
+                first,
+                f"{first}: [{engine.http_4xx_more:,} further 4xx request lines,"
+                f" lines {first}…{last}; restore]",
+            )
+        )
     for stat in soft_patterns:
         sample = clean(
             truncate_for_render(
@@ -225,16 +209,19 @@ def render(
             else ""
         )
         body.append((stat.sample_line, f"{stat.sample_line}: {note}{sample}"))
-    fixed = "\n".join([*header, *(t for _, t in body), hint])
+    fixed = "\n".join([*header, _LEGEND, *(t for _, t in body), _WARNINGS_TITLE if groups else "", hint])
     # Counting costs ~1 s per MB; when the coordinates alone are far over budget, bytes/4 decides.
     used = len(fixed) // 4 if len(fixed) > 8 * target else count_tokens(fixed) + 2
+    # Warnings are not failures: they take what the failures left, at the detail that fits.
+    warning_lines = [clean(t) for t in render_groups(groups, target - used, count_tokens)] if groups else []
+    used += count_tokens("\n".join(warning_lines)) + 1 if warning_lines else 0
     budget = target - used
 
     # Tier 2: samples, evenly spread, as many as fit.
     kept_lines = {int(k) for k, _ in body}
     candidates = [(n, raw) for n, raw in engine.sampler.kept if n not in kept_lines]
     samples: list[Sample] = []
-    if budget > 0 and candidates:
+    if budget > 0 and candidates and not collapse:
         texts = [
             (n, clean(truncate_for_render(decode_line(raw), line_no=n, full_bytes=None, limit=_SAMPLE_CHARS)))
             for n, raw in candidates
@@ -265,7 +252,7 @@ def render(
     ]
     pattern_lines: list[str] = []
     for stat in patterns_all:
-        if stat.count < 2:
+        if stat.count < 2 or collapse:
             continue
         sample = clean(
             truncate_for_render(
@@ -292,10 +279,12 @@ def render(
     body.sort(key=lambda item: item[0])
     parts = [
         *header,
-        "--- kept lines (N: coordinate, N~ sample; N = line in the original;"
-        " a code + args alone = that code's message shown earlier) ---",
+        _LEGEND,
     ]
-    parts.extend(text for _, text in body)
+    parts.extend(factor([(order, text, files.get(order)) for order, text in body]))
+    if warning_lines:
+        parts.append(_WARNINGS_TITLE)
+        parts.extend(warning_lines)
     if engine.soft_pruned:
         parts.append(
             f"[{engine.soft_pruned:,} further soft lines of rare patterns past the memory cap; restore]"
@@ -322,7 +311,9 @@ def render(
         passthrough=False,
         exit_code=options.exit_code,
         failing_tests=tuple(failing),
-        passed_tests=engine.passed,
+        failed_tests=failed_count,
+        passed_tests=passed,
+        counts_from=counts.runner if counts else None,
         first_error=first_error,
         first_timestamp=engine.first_timestamp[1] if engine.first_timestamp else None,
         last_timestamp=engine.last_timestamp[1] if engine.last_timestamp else None,
@@ -355,6 +346,8 @@ def passthrough_result(
     text, found = scrub(decoded)
     clean = _Scrubbed()
     coords = _coordinates(engine, clean)
+    counts = run_counts_of(coords)
+    failing = failing_tests(coords)
     return OutputResult(
         classification=classification,
         original_tokens=original_tokens,
@@ -366,9 +359,11 @@ def passthrough_result(
         target_tokens=None,
         passthrough=True,
         exit_code=options.exit_code,
-        passed_tests=engine.passed,
-        failing_tests=tuple(_failing_tests(coords)),
-        first_error=_first_error(coords),
+        passed_tests=counts.passed if counts else engine.passed,
+        failed_tests=counts.failed if counts else len(failing),
+        counts_from=counts.runner if counts else None,
+        failing_tests=tuple(failing),
+        first_error=verdicts.first_error(coords),
         coordinates=tuple(coords),
         omitted_frames=engine.omitted_frames,
         binary_lines=engine.binary_lines,

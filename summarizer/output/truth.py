@@ -8,7 +8,8 @@ Two formats (see ``/work/shared/evaldata/README.md``):
 * ``gen/<case>/truth.json``: ``must_survive`` / ``should_survive`` lists of ``{kind, value}``; an
   item survives when ``value`` is a substring of the output.
 
-Both compare after stripping ANSI codes, and keeping any one occurrence counts. This module is
+Both compare after stripping ANSI codes and expanding file-factored rows, and keeping any one
+occurrence counts. This module is
 shipped in the package because ``summarizer eval`` reuses it for coordinate recall.
 """
 
@@ -20,6 +21,7 @@ from pathlib import Path
 from pydantic import BaseModel, ConfigDict
 
 from summarizer.errors import InputError
+from summarizer.output.grouping import expand
 from summarizer.output.lines import strip_ansi
 
 __all__ = ["Case", "Recall", "TruthItem", "load_case", "load_cases", "recall"]
@@ -44,6 +46,7 @@ class Case(BaseModel):
     must: tuple[TruthItem, ...]
     should: tuple[TruthItem, ...]
     exit_code: int | None = None
+    runner_counts: tuple[int, int] | None = None  # (failed, passed) as the runner reported them
 
 
 class Recall(BaseModel):
@@ -77,6 +80,12 @@ def _gen_items(rows: object) -> tuple[TruthItem, ...]:
     return tuple(TruthItem(label=f"{r.get('kind', '?')}: {r['value']}", needles=(r["value"],)) for r in rows)
 
 
+def _runner_counts(block: object) -> tuple[int, int] | None:
+    if not isinstance(block, dict):
+        return None
+    return int(block.get("failed", 0)), int(block.get("passed", 0))
+
+
 def load_case(folder: Path) -> Case | None:
     """Read one case folder (either format); ``None`` when it has no truth.json."""
     truth_path = folder / "truth.json"
@@ -93,6 +102,7 @@ def load_case(folder: Path) -> Case | None:
             must=_gen_items(truth.get("must_survive")),
             should=_gen_items(truth.get("should_survive")),
             exit_code=truth.get("exit_code"),
+            runner_counts=_runner_counts(truth.get("runner_counts")),
         )
     log_file = truth.get("log_file") or next((p.name for p in folder.glob("*.log")), None)
     if log_file is None:
@@ -118,7 +128,12 @@ def load_cases(root: Path) -> list[Case]:
 
 
 def recall(items: tuple[TruthItem, ...], text: str) -> Recall:
-    """How many items survive in ``text`` (compared after stripping ANSI codes)."""
+    """How many items survive in ``text`` (compared after stripping ANSI codes).
+
+    Rows factored under a ``@ file`` heading are read whole (:func:`grouping.expand`): the
+    factoring is lossless, so ``file(12,5)`` shown as ``…(12,5)`` under ``@ file`` survives.
+    """
     clean = strip_ansi(text)
+    clean = clean + "\n" + expand(clean) if "\n@ " in clean else clean
     missed = [item.label for item in items if not any(n in clean for n in item.needles)]
     return Recall(found=len(items) - len(missed), total=len(items), missed=tuple(missed))

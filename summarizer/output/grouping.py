@@ -1,0 +1,225 @@
+"""Budget rules for what is not a failure, and the compact forms that keep every coordinate.
+
+* Located warnings and notes (``a.c:12:5: warning: ... [-Wunused]``) are grouped by (file, code)
+  with their source line numbers listed compactly (``a.c [-Wunused] ×3: 12, 45, 78``), so one
+  error among thousands of warnings is not buried under them.
+* Warnings that differ only in measurements (``... for 30 seconds``, ``... for 31 seconds``) merge
+  into one line: the first occurrence in full, the count, the lines and the range of each
+  varying number. Errors never merge: each distinct error stays a line of its own.
+* Dense runs of coordinates that start with the same file are *factored*: a ``@ <file>`` heading,
+  then ``N: …rest`` lines meaning ``N: <file>rest``; a row that is the line right after the
+  previous row drops its number (``…rest`` alone). :func:`expand` undoes it exactly, so a reader
+  (or the recall check) sees every coordinate whole.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from summarizer.output.models import Coordinate
+
+__all__ = [
+    "FACTOR_MARK",
+    "WarningGroup",
+    "expand",
+    "factor",
+    "group_warnings",
+    "merge_numeric",
+    "render_groups",
+    "source_file",
+]
+
+FACTOR_MARK = "…"
+_FACTOR_RUN = 3
+_FILE = re.compile(r"^(?P<file>.*?)(?::\[?\d|\(\d)")
+_CODE = re.compile(r"\[(-W[\w=+-]+|[a-z][\w-]*)\]\s*$|\b(TS\d{4,5})\b|\s{2}([@\w/-]+)\s*$")
+_SOURCE_LINE = re.compile(r"[:(\[](\d+)")
+# A measurement: a standalone number of at most 5 digits (seconds, counts, sizes, clock fields).
+# Longer numbers, numbers glued to letters (blk_123, job_7) and dotted quads are identities:
+# lines that differ in those are different events and never merge.
+_NUM = re.compile(r"(?<![\w.])\d{1,5}(?:\.\d+)?(?![\w.])")
+# Warnings and refused requests are not failures of the run: their repeats merge. Errors never do.
+_MERGED_KINDS = ("warning", "http_4xx")
+_HEADING = re.compile(r"^@ (?P<file>.+?)(?: \(\d+ lines\))?$")
+_ROW = re.compile(r"^(?:(?P<n>\d+): )?" + FACTOR_MARK + "(?P<rest>.*)$")
+
+
+def source_file(location: str | None) -> str | None:
+    """The file part of a ``file:line[:col]`` / ``file(line,col)`` location."""
+    if not location:
+        return None
+    match = _FILE.match(location)
+    return match.group("file") if match else None
+
+
+@dataclass(slots=True)
+class WarningGroup:
+    """Located warnings or notes of one (file, code)."""
+
+    file: str
+    code: str
+    first: Coordinate
+    source_lines: list[str] = field(default_factory=list)
+    output_lines: list[int] = field(default_factory=list)
+    count: int = 0
+
+    def render(self, max_numbers: int = 40, *, example: bool = True) -> str:
+        """``file [code] ×N: 12, 45, 78 (output lines a…b) — e.g. <first message>``."""
+        numbers = list(dict.fromkeys(self.source_lines))
+        shown = ", ".join(numbers[:max_numbers]) + (
+            f", +{len(numbers) - max_numbers} more" if len(numbers) > max_numbers else ""
+        )
+        span = (
+            f"{self.output_lines[0]}…{self.output_lines[-1]}"
+            if len(self.output_lines) > 1
+            else str(self.output_lines[0])
+        )
+        line = f"{self.file} [{self.code}] ×{self.count}: {shown} (output lines {span})"
+        return f"{line} — e.g. {self.first.line}: {self.first.text[:200]}" if example else line
+
+
+def render_groups(groups: Sequence[WarningGroup], budget: int, count: Callable[[str], int]) -> list[str]:
+    """The warning groups at the most detailed level that fits ``budget`` tokens.
+
+    Levels: every group with 40 line numbers and an example; an example only for a code's first
+    group and 12 numbers; one line per code across files; one line in all. Warnings are not
+    failures, so they give way to the budget; the restore hint has them all.
+    """
+    seen: set[str] = set()
+    levels: list[list[str]] = [[g.render() for g in groups], []]
+    for group in groups:
+        levels[1].append(group.render(12, example=group.code not in seen))
+        seen.add(group.code)
+    by_code: dict[str, list[WarningGroup]] = {}
+    for group in groups:
+        by_code.setdefault(group.code, []).append(group)
+    levels.append([])
+    for code, members in by_code.items():
+        files = list(dict.fromkeys(g.file for g in members))
+        lines = sorted(n for g in members for n in g.output_lines)
+        names = ", ".join(files[:6]) + (f", +{len(files) - 6} more" if len(files) > 6 else "")
+        levels[2].append(
+            f"[{code}] ×{sum(g.count for g in members)} in {len(files)} files ({names});"
+            f" output lines {lines[0]}…{lines[-1]}"
+            f" — e.g. {members[0].first.line}: {members[0].first.text[:160]}"
+        )
+    total = sum(g.count for g in groups)
+    first = min(n for g in groups for n in g.output_lines)
+    last = max(n for g in groups for n in g.output_lines)
+    levels.append([f"{total:,} warnings/notes in {len(by_code)} codes, output lines {first}…{last}; restore"])
+    for level in levels:
+        if count("\n".join(level)) <= budget:
+            return level
+    return levels[-1]
+
+
+def _code(text: str) -> str:
+    match = _CODE.search(text)
+    if match is None:
+        return "note" if " note:" in text else "warning"
+    return next(g for g in match.groups() if g)
+
+
+def group_warnings(coords: Sequence[Coordinate]) -> list[WarningGroup]:
+    """Group located warnings and notes by (file, code), in order of first appearance."""
+    groups: dict[tuple[str, str], WarningGroup] = {}
+    for coord in coords:
+        file = source_file(coord.location) or "?"
+        key = (file, _code(coord.text))
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = WarningGroup(file, key[1], coord)
+        group.count += coord.count
+        group.output_lines.append(coord.line)
+        loc = coord.location or ""
+        number = _SOURCE_LINE.search(loc[len(file) :])
+        if number:
+            group.source_lines.append(number.group(1))
+    return list(groups.values())
+
+
+def _template(text: str) -> str:
+    return _NUM.sub("#", text)
+
+
+def merge_numeric(
+    coords: Sequence[Coordinate], *, min_count: int = 6
+) -> tuple[list[Coordinate], dict[int, str]]:
+    """Fold warnings that differ only in numbers, when a shape repeats ``min_count`` times or more.
+
+    Returns the coordinates to show and, per kept first occurrence (by line), the note to append:
+    ``[×326 like this, lines 12…1980; varying: 30…355]``.
+    """
+    shapes: dict[str, list[Coordinate]] = {}
+    for coord in coords:
+        if coord.kind in _MERGED_KINDS:
+            shapes.setdefault(_template(coord.text[:400]), []).append(coord)
+    notes: dict[int, str] = {}
+    dropped: set[int] = set()
+    for members in shapes.values():
+        total = sum(c.count for c in members)
+        if len(members) < min_count:
+            continue
+        columns = [_NUM.findall(c.text[:400]) for c in members]
+        ranges = []
+        for values in zip(*columns, strict=False):
+            if len(set(values)) > 1:
+                nums = [float(v) for v in values]
+                lo, hi = min(nums), max(nums)
+                ranges.append(f"{lo:g}…{hi:g}")
+        last = max(c.last_line or c.line for c in members)
+        varying = f"; varying: {' | '.join(ranges[:6])}" if ranges else ""
+        notes[members[0].line] = f"  [×{total:,} like this, lines {members[0].line}…{last}{varying}]"
+        dropped.update(c.line for c in members[1:])
+    return [c for c in coords if c.line not in dropped], notes
+
+
+def factor(rows: list[tuple[float, str, str | None]]) -> list[str]:
+    """Render body rows ``(order, "N: text", file)``, factoring runs of one file into a group.
+
+    A run of at least three consecutive coordinate rows whose text starts with the same file gets
+    one ``@ file`` heading and ``N: …rest`` rows; anything else is rendered as it is.
+    """
+    out: list[str] = []
+    index = 0
+    while index < len(rows):
+        file = rows[index][2]
+        end = index
+        while end < len(rows) and file and rows[end][2] == file:
+            end += 1
+        if file and end - index >= _FACTOR_RUN:
+            out.append(f"@ {file}")
+            previous = -1
+            for _, text, _ in rows[index:end]:
+                number, rest = text.split(": ", 1)
+                shown = "" if int(number) == previous + 1 else f"{number}: "
+                out.append(f"{shown}{FACTOR_MARK}{rest[len(file) :]}")
+                previous = int(number)
+            index = end
+            continue
+        out.append(rows[index][1])
+        index += 1
+    return out
+
+
+def expand(text: str) -> str:
+    """Undo :func:`factor`: every ``[N: ]…rest`` row under ``@ file`` becomes ``N: <file>rest``."""
+    out: list[str] = []
+    current: str | None = None
+    number = 0
+    for line in text.split("\n"):
+        heading = _HEADING.match(line)
+        if heading is not None:
+            current = heading.group("file")
+            continue
+        row = _ROW.match(line)
+        if row is not None and current is not None:
+            number = int(row.group("n")) if row.group("n") else number + 1
+            out.append(f"{number}: {current}{row.group('rest')}")
+            continue
+        if not line[:1].isdigit():
+            current = None if not line.startswith("@") else current
+        out.append(line)
+    return "\n".join(out)

@@ -1,0 +1,72 @@
+"""Rules for the loss classes found on outputs the corpus had not seen (issue 13).
+
+Each is general, not a per-file fix: coreutils-style ``prog: path: message`` diagnostics (any
+strerror text), git's conflicts and advice, HTTP request lines (the status is read from the real
+digits), located warnings and notes (grouped when many), include chains, pytest's section rules,
+path-only lines (a file listing is never an error) and headers that announce N errors. Like every
+rule in :mod:`summarizer.output.coordinates` they run on digit templates (digits are ``#``).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "ERRNO",
+    "ERROR_BLOCK",
+    "GIT",
+    "HTTP",
+    "INCLUDE",
+    "LOCATED_SOFT",
+    "PATH_ONLY",
+    "PROG_DIAG",
+    "SECTION",
+]
+
+# strerror() texts: a tool that prints one reports a failed system call, whatever else the line says
+# (``find: '/x': Permission denied``, ``cp: cannot stat 'a': No such file or directory``).
+ERRNO = (
+    "Permission denied",
+    "Operation not permitted",
+    "Read-only file system",
+    "No space left on device",
+    "Input/output error",
+    "Directory not empty",
+    "Too many levels of symbolic links",
+    "Disk quota exceeded",
+    "Device or resource busy",
+    "Text file busy",
+    "Cannot allocate memory",
+    "Connection refused",
+    "Connection reset by peer",
+    "Stale file handle",
+    "Is a directory",
+    "Not a directory",
+    "File exists",
+    "Invalid argument",
+    "Bad file descriptor",
+    "File name too long",
+    "Argument list too long",
+    "Cross-device link",
+)
+# ``prog: [path: ]message`` diagnostics of coreutils-style tools that carry no errno text.
+PROG_DIAG = re.compile(
+    r"^(?:/[\w./-]+/)?[a-z][\w.+-]{0,30}(?:\[#+\])?: (?:.*: )?"
+    r"(?:cannot |can't |unable to |invalid option|unrecognized option|missing |extra operand"
+    r"|Cannot open|Cannot stat|option requires)"
+)
+# git: merge conflicts and the advice that says how to go on.
+GIT = re.compile(r"^CONFLICT \(|^hint: \S|^Automatic merge failed")
+# An access-log request: method, path, protocol, then the status (decided on the real digits).
+HTTP = re.compile(
+    r"\"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|CONNECT|TRACE) [^\"]{0,2000}"
+    r" HTTP/#(?:\.#)?\" (?=###(?![#\w]))"
+)
+# A located diagnostic whose severity is a warning or note (grouped by file and code when many).
+LOCATED_SOFT = re.compile(r"^\W{0,3}(?:warning|note|info|hint|remark)\b|^\s+(?:warning|note)\s")
+PATH_ONLY = re.compile(r"^\.{0,2}/[\w.~@/+#,-]*$")
+# pytest's section rules ("=== FAILURES ===", "=== PASSES ==="): they decide what a header means.
+SECTION = re.compile(r"^=+ [A-Za-z][\w ]* =+$")
+INCLUDE = re.compile(r"^\s*(?:In file included from |from \S+:#+[,:]|In function |In member function )")
+# "7 validation errors for Settings", "3 errors occurred:": the N items that follow belong to it.
+ERROR_BLOCK = re.compile(r"(?:^|\W)(#+) (?:[\w-]+ )?errors? (?:for \S+|occurred|found)?:?\s*$")

@@ -1,0 +1,77 @@
+"""What the header says about a run: its failing tests, its counts and its first error.
+
+Separate from the rendering because both the compressed rendering and the pass-through result
+report them (``failed_tests``, ``passed_tests``, ``counts_from``, ``first_error``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from summarizer.output.engine import Engine
+from summarizer.output.frames import is_third_party
+from summarizer.output.models import Coordinate
+from summarizer.output.runners import RunCounts, failing_names, run_counts
+
+__all__ = ["ERROR_KINDS", "all_pass", "failing_tests", "first_error", "run_counts_of"]
+
+ERROR_KINDS = {
+    "error",
+    "exception",
+    "failing_test",
+    "alert",
+    "location",
+    "docker_event",
+    "diagnostic",
+    "conflict",
+    "http_5xx",
+    "error_in_line",
+    "error_block",
+}
+# What "first error" may point at: a line that is an error by its format's own rules. Failure
+# headers, bare locations and request failures only when no such line exists.
+_FIRSTERROR_KINDS = (
+    "error",
+    "exception",
+    "error_block",
+    "diagnostic",
+    "conflict",
+    "alert",
+    "docker_event",
+    "error_in_line",
+)
+_FALLBACK_KINDS = ("failing_test", "http_5xx", "location")
+# pytest's "> source" line shows where it failed and a traceback's first line only opens it: the
+# error is the E line or the exception line after them.
+_NOT_FIRST = re.compile(r">|Traceback \(most recent call last\)")
+_ERROR_START = re.compile(r"\s*(?:[\w.]*(?:Error|Exception)\b|ERROR\b|error\b|fatal\b|FATAL\b|FAIL)")
+
+
+def failing_tests(coords: list[Coordinate]) -> list[str]:
+    return failing_names(c.text for c in coords if c.kind == "failing_test")
+
+
+def first_error(coords: list[Coordinate]) -> Coordinate | None:
+    """The first line that is an error by its format's rules, preferring the project's own code."""
+    for kinds in (_FIRSTERROR_KINDS, _FALLBACK_KINDS):
+        # pytest's "> source" line shows where it failed; the E line after it is the error.
+        found = [c for c in coords if c.kind in kinds and not _NOT_FIRST.match(c.text)]
+        own = [c for c in found if not is_third_party(c.text)]
+        # An indented line continues the message above it (tsc's "Overload 1 of 2 ..."), unless
+        # it is itself an error line (pip indents its subprocess's "ERROR: ...").
+        heads = [c for c in own if not c.text[:1].isspace() or _ERROR_START.match(c.text)]
+        heads = heads or [c for c in found if not c.text[:1].isspace()]
+        if heads or own or found:
+            return (heads or own or found)[0]
+    return None
+
+
+def run_counts_of(coords: list[Coordinate]) -> RunCounts | None:
+    return run_counts(c.text for c in coords if c.kind in ("summary", "failing_test", "error"))
+
+
+def all_pass(engine: Engine) -> bool:
+    """A test run where everything passed: passing tests counted, no failure of any kind."""
+    if not engine.passed:
+        return False
+    return not any(e.kind in ERROR_KINDS or e.kind in ("warning", "detail") for e in engine.coords.values())
