@@ -31,6 +31,7 @@ from summarizer.bank.subtasks import assign
 from summarizer.bank.xref_rules import add_entry_xrefs
 from summarizer.errors import EscalationRequired, InputError
 from summarizer.phasegate.budget import TOTAL_BUDGET, escalation_message
+from summarizer.phasegate.templates import data_only
 from summarizer.scrub import scrub
 
 __all__ = ["Batch", "PlanContext", "apply_artifacts", "apply_entries"]
@@ -101,7 +102,10 @@ class PlanContext:
 def _entry(
     p: Prepared, feature: str, cost: float, expanded: bool, semantic: tuple[str, ...] | None
 ) -> BankEntry:
-    band, clean = p.score.priority, p.clean
+    # Untrusted text is data: a sentence or a file item that gives orders never reaches the bank's
+    # files, the progress log or the ZZ hand-off. The model still sees the whole (fenced) entry,
+    # so its validator can recognise an answer that obeys one.
+    band, clean = p.score.priority, data_only(p.clean)
     return BankEntry(
         date=p.date, phase=p.phase, agent=p.agent, digest=p.digest, band=band, score=p.score.score,
         cost=cost, lines=render_bank_lines(clean, band, expanded, semantic), feature=feature,

@@ -155,6 +155,9 @@ def test_no_rejected_answer_or_copied_order_reaches_the_bank_or_the_zz_hand_off(
     orders = [s for s in split_sentences(case["entry"]["summary"]) if addressed(s) is not None]
     for sentence in orders:
         assert sentence.strip() not in written
+    for item in case["entry"]["files_changed"]:  # a file item that gives orders is not a file
+        if addressed(item) is not None:
+            assert item not in written
 
 
 def _transcript(case: dict[str, Any]) -> str:
