@@ -109,6 +109,8 @@ _llm_options = _options(
     click.option("--no-cache", is_flag=True, help="Do not read or write the summary cache."),
     click.option("--concurrency", type=click.IntRange(1, 64), default=None,
                  help="Model calls in flight at once [default: 8]."),
+    click.option("--max-tokens", type=click.IntRange(1, 200_000), default=None,
+                 help="The model's answer limit [default: $SUMMARIZER_MAX_TOKENS, else the prompt's own]."),
 )
 _phases_option = click.option(
     "--phases", type=click.IntRange(min=1),
@@ -117,7 +119,7 @@ _phases_option = click.option(
 
 
 def _service(model: str | None, api_base: str | None, offline: bool, no_cache: bool,
-             concurrency: int | None) -> Summarizer | None:
+             concurrency: int | None, max_tokens: int | None) -> Summarizer | None:
     """The LLM service when a model is configured (offline: it answers from the template and says
     so); None without a model, so the template path never loads jinja2 or litellm."""
     if not (model or os.environ.get("SUMMARIZER_MODEL")):
@@ -125,7 +127,8 @@ def _service(model: str | None, api_base: str | None, offline: bool, no_cache: b
     from summarizer import app
 
     return app.build(app.load_settings(model=model, api_base=api_base, offline=offline or None,
-                                       use_cache=False if no_cache else None, concurrency=concurrency))
+                                       use_cache=False if no_cache else None, concurrency=concurrency,
+                                       max_tokens=max_tokens))
 
 
 def _read_entries(paths: tuple[str, ...]) -> list[SubtaskSummary]:
@@ -167,14 +170,14 @@ def score(entry: str | None, text: str | None, files: str | None, status: str | 
 def compress(entry: str | None, text: str | None, files: str | None, status: str | None,
              from_agent: str | None, to_agent: str | None, phase: str | None, as_json: bool,
              model: str | None, api_base: str | None, offline: bool, no_cache: bool,
-             concurrency: int | None) -> None:
+             concurrency: int | None, max_tokens: int | None) -> None:
     """Scrub, score and render one subtask_summary for its band (--to picks the agent pair)."""
     from summarizer.phasegate.render import compress_notes
     from summarizer.phasegate.service import compress_one
 
     item = _load_entry(entry, text, files, status, from_agent, to_agent, phase)
     result = compress_one(item)
-    if service := _service(model, api_base, offline, no_cache, concurrency):
+    if service := _service(model, api_base, offline, no_cache, concurrency, max_tokens):
         from summarizer.phasegate.summaries import summarize_compressed
 
         result = asyncio.run(summarize_compressed(service, item, result))
@@ -209,7 +212,7 @@ def stats(files: tuple[str, ...], phases: int | None, as_json: bool) -> None:
 @_llm_options
 @handle_errors
 def batch(file: str, phases: int | None, as_json: bool, model: str | None, api_base: str | None,
-          offline: bool, no_cache: bool, concurrency: int | None) -> None:
+          offline: bool, no_cache: bool, concurrency: int | None, max_tokens: int | None) -> None:
     """Score and budget a phase batch (JSONL, or '-') and print the plan.
 
     With --json and a model, expanded CRITICAL/HIGH lines come from the LLM, --concurrency at a time.
@@ -220,7 +223,7 @@ def batch(file: str, phases: int | None, as_json: bool, model: str | None, api_b
     from summarizer.phasegate.service import batch_plan
 
     result = batch_plan(_read_entries((file,)), phases)
-    service = _service(model, api_base, offline, no_cache, concurrency) if as_json else None
+    service = _service(model, api_base, offline, no_cache, concurrency, max_tokens) if as_json else None
     if service is not None:
         from summarizer.phasegate.summaries import summarize_batch
 

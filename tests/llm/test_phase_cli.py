@@ -99,3 +99,12 @@ def test_batch_json_summarises_expanded_entries_concurrently(tmp_path: Path, pro
     assert route.call_count == 3
     assert sources == {"CRITICAL": "llm", "LOW": None}
     assert "summarising" not in result.stderr  # no progress bar when stderr is not a terminal
+
+
+def test_compress_max_tokens_reaches_the_provider(entry_file: Path, provider: Provider) -> None:
+    """--max-tokens sets the answer limit the model is asked for (and keys the cache apart)."""
+    with respx.mock(assert_all_mocked=True) as mock:
+        route = mock.post(provider.url).mock(return_value=provider.ok(GOOD_CRITICAL))
+        code, data, _ = _compress(entry_file, "--model", provider.model, "--max-tokens", "777")
+    assert code == 0 and data["source"] == "llm"
+    assert json.loads(route.calls[0].request.content)["max_tokens"] == 777
