@@ -24,7 +24,7 @@ from summarizer.output.models import Coordinate, OutputOptions, OutputResult, Pa
 from summarizer.output.originals import OriginalStore
 from summarizer.output.patterns import merge_templates
 from summarizer.output.verdicts import all_pass, failing_tests, run_counts_of
-from summarizer.scrub import scrub
+from summarizer.scrub import LineScrubber, scrub
 from summarizer.tokens import count_tokens
 
 __all__ = ["passthrough_result", "render", "restore_hint"]
@@ -81,8 +81,13 @@ def _lines_note(entry: CoordEntry, lines: list[int] | None) -> str:
 
 def _coordinates(engine: Engine, clean: _Scrubbed) -> list[Coordinate]:
     out: list[Coordinate] = []
-    for entry in engine.coords.values():
-        text = clean(decode_line(entry.raw))
+    # In line order through one LineScrubber: a private key whose BEGIN line and body lines are kept
+    # as separate coordinates is still known as key material (each line alone would not be).
+    lines = LineScrubber()
+    for entry in sorted(engine.coords.values(), key=lambda e: e.line):
+        text, found = lines(decode_line(entry.raw))
+        text = clean(text)
+        clean.redactions += len(found)
         out.append(
             Coordinate(
                 kind=entry.kind,

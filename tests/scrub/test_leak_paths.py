@@ -88,23 +88,7 @@ def test_the_model_request_body_carries_no_secret(tmp_path: Path, model_env: Non
     assert _leaked(body) == []
 
 
-@pytest.mark.parametrize(
-    "mode",
-    [
-        "text",
-        pytest.param(
-            "json",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason=(
-                    "output/render.py scrubs each JSON coordinate alone, so a log-prefixed PEM body "
-                    "line cannot be known as key material; the engine needs a LineScrubber pass over "
-                    "the stream (outside issue-17a's room)"
-                ),
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("mode", ["text", "json"])
 def test_output_prints_no_secret(tmp_path: Path, mode: str) -> None:
     """A log with every leak class on error lines (kept as coordinates) and filler around them."""
     lines = [f"2026-11-29 10:{i // 60:02d}:{i % 60:02d} INFO worker step {i} ok" for i in range(400)]
