@@ -170,8 +170,8 @@ def variant_for(from_agent: str | None, to_agent: str | None) -> Variant:
 def first_sentence(text: str) -> str:
     """The summary's first sentence that gives no orders, whitespace collapsed (the whole text if
     it has no end mark)."""
-    parts = [part for part in sentences(text) if addressed(part) is None]
-    return " ".join(parts[0].split()) if parts else ""
+    first = next((part for part in sentences(text) if addressed(part) is None), "")
+    return " ".join(first.split())
 
 
 _TEXT_FIELDS = ("status_note", "tests", "coverage", "verdict", "blockers", "unblocks", "title")

@@ -29,6 +29,7 @@ for matching only; nothing is ever rewritten with it.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import secrets
@@ -304,6 +305,7 @@ _ORDER_RES = tuple((lang, re.compile(pattern)) for lang, pattern in _ORDERS)
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\s*\n+\s*")
 
 
+@functools.lru_cache(maxsize=512)  # one entry's fields are asked about several times per rendering
 def addressed(text: str) -> str | None:
     """The language code of the first order to the reader or an agent in ``text``, else ``None``.
 
