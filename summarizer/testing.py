@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from summarizer.errors import ProviderUnavailable
 from summarizer.semantic.ports import CachedAnswer, CacheKey, Completion, CompletionRequest, Usage
 
-__all__ = ["DictCache", "FakeCompleter", "Reply"]
+__all__ = ["DictCache", "FakeCompleter", "Reply", "openai_chat_body"]
 
 Reply = str | Completion | BaseException | Callable[[CompletionRequest], str]
 """A queued reply: a text, a full completion, an exception to raise, or a function of the request."""
@@ -94,3 +94,19 @@ class DictCache:
     def keys(self) -> Iterable[str]:
         """The stored keys."""
         return self.data.keys()
+
+
+def openai_chat_body(
+    text: str, *, finish: str = "stop", prompt_tokens: int = 120, completion_tokens: int = 30
+) -> dict[str, object]:
+    """The JSON body of an OpenAI ``/v1/chat/completions`` answer, for mocking the provider's HTTP
+    (``respx`` in our tests): the real litellm adapter then reads it as it reads a real reply."""
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": "gpt-4o-mini",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                  "total_tokens": prompt_tokens + completion_tokens},
+    }

@@ -60,7 +60,30 @@ def _parse(raw: str | bytes) -> CellResult | None:
         return None  # written by an older layout: recompute rather than trust it
 
 
-class ResultsCache:
+class _Cells:
+    """Cells as JSON text: ``get``/``put`` over a backend's ``get_text``/``put_text``.
+
+    A backend that cannot be read answers ``None`` (recompute) and a failed write is counted, never
+    raised: a broken cell store costs reuse, never the run.
+    """
+
+    def get_text(self, key: str) -> str | None:
+        raise NotImplementedError
+
+    def put_text(self, key: str, value: str) -> None:
+        raise NotImplementedError
+
+    def get(self, key: str) -> CellResult | None:
+        """The stored cell, or ``None``."""
+        raw = self.get_text(key)
+        return None if raw is None else _parse(raw)
+
+    def put(self, key: str, result: CellResult) -> None:
+        """Store a successful cell."""
+        self.put_text(key, result.model_dump_json())
+
+
+class ResultsCache(_Cells):
     """Cell results by key in one SQLite file (JSON text only; an unreadable row is a miss)."""
 
     def __init__(self, path: Path) -> None:
@@ -80,15 +103,6 @@ class ResultsCache:
         self.location = str(path)
         self.write_errors = 0
         self.last_error: str | None = None
-
-    def get(self, key: str) -> CellResult | None:
-        """The stored cell, or ``None`` (also when the database cannot be read: recompute)."""
-        raw = self.get_text(key)
-        return None if raw is None else _parse(raw)
-
-    def put(self, key: str, result: CellResult) -> None:
-        """Store a successful cell. A failed write (disk full, locked) costs reuse, never the run."""
-        self.put_text(key, result.model_dump_json())
 
     def get_text(self, key: str) -> str | None:
         """The stored text under ``key``, or ``None`` (also when the database cannot be read)."""
@@ -119,7 +133,7 @@ class ResultsCache:
             self._db.close()
 
 
-class RedisResultsCache:
+class RedisResultsCache(_Cells):
     """Cell results on Redis, under ``<prefix>eval:cell:<key>``, shared by every runner.
 
     Args:
@@ -146,15 +160,6 @@ class RedisResultsCache:
             ) from exc
         self.write_errors = 0
         self.last_error: str | None = None
-
-    def get(self, key: str) -> CellResult | None:
-        """The stored cell, or ``None`` (an unreachable Redis is a miss)."""
-        raw = self.get_text(key)
-        return None if raw is None else _parse(raw)
-
-    def put(self, key: str, result: CellResult) -> None:
-        """Store a successful cell; an unreachable Redis is counted, not raised."""
-        self.put_text(key, result.model_dump_json())
 
     def get_text(self, key: str) -> str | None:
         """The stored text under ``key``, or ``None``."""

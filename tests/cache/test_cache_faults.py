@@ -30,7 +30,7 @@ from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.summaries import EntryJob, summarize_entries
 from summarizer.semantic.prompts import PromptLibrary
 from summarizer.semantic.service import Summarizer
-from summarizer.testing import FakeCompleter
+from summarizer.testing import FakeCompleter, openai_chat_body
 
 URL = "https://api.openai.com/v1/chat/completions"
 MODEL = "openai/gpt-4o-mini"
@@ -53,19 +53,7 @@ PASSWORD = "S3cretRedisPw9"
 
 
 def _reply(text: str) -> httpx.Response:
-    return httpx.Response(
-        200,
-        json={
-            "id": "chatcmpl-1",
-            "object": "chat.completion",
-            "created": 1,
-            "model": "gpt-4o-mini",
-            "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-            ],
-            "usage": {"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150},
-        },
-    )
+    return httpx.Response(200, json=openai_chat_body(text))
 
 
 @pytest.fixture(autouse=True)

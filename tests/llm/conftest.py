@@ -14,7 +14,7 @@ import pytest
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.semantic.prompts import PromptLibrary
 from summarizer.semantic.service import Summarizer
-from summarizer.testing import DictCache, FakeCompleter
+from summarizer.testing import DictCache, FakeCompleter, openai_chat_body
 
 REPO_PROMPTS = Path(__file__).resolve().parents[2] / "prompts"
 NONCE = "0123456789abcdef0123456789abcdef"
@@ -34,14 +34,7 @@ class Provider:
 
 
 def _openai(text: str, finish: str) -> dict[str, Any]:
-    return {
-        "id": "chatcmpl-1",
-        "object": "chat.completion",
-        "created": 1,
-        "model": "gpt-4o-mini",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}],
-        "usage": {"prompt_tokens": 120, "completion_tokens": 30, "total_tokens": 150},
-    }
+    return openai_chat_body(text, finish=finish)
 
 
 def _anthropic(text: str, finish: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ import respx
 from click.testing import CliRunner
 
 from summarizer.cli import main
+from summarizer.testing import openai_chat_body
 
 from .leaks import LEAKS
 
@@ -40,19 +41,7 @@ def _entry(summary: str, **extra: object) -> dict[str, object]:
 
 
 def _reply(text: str) -> httpx.Response:
-    return httpx.Response(
-        200,
-        json={
-            "id": "chatcmpl-1",
-            "object": "chat.completion",
-            "created": 1,
-            "model": "gpt-4o-mini",
-            "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-            ],
-            "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
-        },
-    )
+    return httpx.Response(200, json=openai_chat_body(text, prompt_tokens=100, completion_tokens=20))
 
 
 @pytest.fixture
