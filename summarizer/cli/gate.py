@@ -22,7 +22,6 @@ import click
 
 from summarizer.cli._common import emit_json, handle_errors, read_text
 from summarizer.dates import check_date
-from summarizer.errors import InputError
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.settings import Settings
 from summarizer.vocabulary import Band
@@ -99,42 +98,17 @@ def gate(
     as_json: bool,
 ) -> None:
     """Promote a phase batch (ENTRIES.jsonl, or - for stdin) into the memory bank."""
-    from summarizer.bank import GateRequest, injection_block, run_gate
-    from summarizer.bank import close_sprint as do_close
+    from summarizer.bank.command import GateCall, run_gate_call
 
     settings = Settings.load(os.environ)
-    root = bank or settings.bank_dir
-    when = check_date(date)
-    if sum(bool(x) for x in (close_sprint, inject, entries)) != 1:
-        raise InputError("give exactly one of ENTRIES.jsonl, --close-sprint or --inject PHASE")
-    if inject:
-        click.echo(injection_block(root, inject, feature=feature, learnings=learnings), nl=False)
-        return
-    if close_sprint:
-        closed = do_close(root, date=when, learnings=learnings)
-        if as_json:
-            emit_json(closed.model_dump(mode="json"))
-        else:
-            click.echo("\n".join(closed.lines()))
-        return
-    assert entries is not None
-    if not phase:
-        raise InputError("--phase is required with ENTRIES.jsonl (e.g. --phase 2)")
-    batch = parse_entries(read_text(entries, what="entries"), source=entries)
-    from summarizer.bank.sprint import default_learnings_dir, with_inject_hints
-
-    request = GateRequest(
-        phase=phase,
-        entries=batch,
-        date=when,
-        estimated_phases=estimated_phases,
-        feature=feature,
-        final=final,
-        learnings=learnings or default_learnings_dir(root),
+    call = GateCall(
+        root=bank or settings.bank_dir, default_root=settings.bank_dir, date=check_date(date),
+        entries_text=read_text(entries, what="entries") if entries else None, source=entries or "-",
+        phase=phase, estimated_phases=estimated_phases, feature=feature, final=final,
+        learnings=learnings, close_sprint=close_sprint, inject=inject,
     )
-    report = run_gate(root, request, summarize=_entry_lines(settings))
-    report = with_inject_hints(report, root, default_root=settings.bank_dir, learnings=learnings)
-    if as_json:
-        emit_json({"confirmation": report.confirmation(), **report.model_dump(mode="json")})
+    out = run_gate_call(call, _entry_lines(settings) if entries else None)
+    if as_json and out.data is not None:
+        emit_json(out.data)
     else:
-        click.echo("\n".join(report.lines()))
+        click.echo(out.text, nl=False)
