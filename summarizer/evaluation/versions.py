@@ -60,5 +60,21 @@ def materialise_prompts(
         raise NotFound(f"git revision {spec!r} has no prompts/ directory: {archive.stderr.decode().strip()}")
     target = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="summarizer-prompts-")))
     with tarfile.open(fileobj=io.BytesIO(archive.stdout), mode="r:") as tar:
-        tar.extractall(target, filter="data")
+        _extract(tar, target)
     return f"prompts@{spec}", target / prefix / "prompts"
+
+
+def _extract(tar: tarfile.TarFile, target: Path) -> None:
+    """Extract a prompt archive, refusing members that would land outside ``target``.
+
+    Python 3.11.4+ has extraction filters (``filter="data"``); Debian 12's 3.11.2 does not, so the
+    same rule (no absolute or climbing paths, no links) is checked by hand there.
+    """
+    if hasattr(tarfile, "data_filter"):
+        tar.extractall(target, filter="data")
+        return
+    root = target.resolve()
+    for member in tar.getmembers():
+        if member.issym() or member.islnk() or not (root / member.name).resolve().is_relative_to(root):
+            raise NotFound(f"the prompt archive holds an unsafe member {member.name!r}; refusing it")
+    tar.extractall(target)  # every member was checked above
