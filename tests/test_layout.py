@@ -24,7 +24,7 @@ ADAPTERS = {"LiteLLMCompleter", "DiskCache", "RedisCache", "OriginalStore", "Sto
             "open_backend"}  # fmt: skip
 
 KERNEL = {"errors", "settings", "tokens", "jsonio", "scrub", "scrub_patterns", "vocabulary", "dates",
-          "inputs"}  # fmt: skip
+          "inputs", "printable"}  # fmt: skip
 FEATURES = {"phasegate", "semantic", "envelope", "output", "bank", "session", "evaluation"}
 ROOT_MODULE = {"app"}
 EDGES = {"cli", "mcp_server", "launcher", "agents"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
 import click
@@ -71,10 +71,20 @@ class SafeText:
     def write(self, text: str) -> int:
         """Write ``text`` without what :func:`~summarizer.semantic.untrusted.neutralise` removes."""
         if isinstance(text, str):
-            from summarizer.semantic.untrusted import neutralise
+            from summarizer.printable import neutralise
 
             text = neutralise(text)
         return int(self._inner.write(text))
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._inner, name)
+
+
+def run_async(coroutine: Coroutine[Any, Any, R]) -> R:
+    """Run one use case's coroutine: the one event loop of a CLI process (the core is async).
+
+    asyncio is imported here, on use, so the commands that never call a model do not pay for it.
+    """
+    import asyncio
+
+    return asyncio.run(coroutine)

@@ -12,7 +12,6 @@ written), 2 bad input.
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from summarizer.cli._common import emit_json, handle_errors, read_text
+from summarizer.cli._common import emit_json, handle_errors, read_text, run_async
 from summarizer.dates import check_date
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.settings import Settings
@@ -50,7 +49,7 @@ def _entry_lines(settings: Settings) -> Summarize | None:
 
     def summarize(jobs: Sequence[tuple[SubtaskSummary, Band, tuple[str, ...]]]) -> list[tuple[str, ...]]:
         entry_jobs = [EntryJob(entry, band, "\n".join(lines)) for entry, band, lines in jobs]
-        return [tuple(answer.lines) for answer in asyncio.run(summarize_entries(service, entry_jobs))]
+        return [tuple(answer.lines) for answer in run_async(summarize_entries(service, entry_jobs))]
 
     return summarize
 

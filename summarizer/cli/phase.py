@@ -17,17 +17,17 @@ falls back to the templates. Renderings live in :mod:`summarizer.phasegate.rende
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 
 import click
 
-from summarizer.cli._common import emit_json, handle_errors, read_text
+from summarizer.cli._common import emit_json, handle_errors, read_text, run_async
 from summarizer.errors import InputError
 
 if TYPE_CHECKING:
+    from summarizer.phasegate.entry_rules import LightEntry
     from summarizer.phasegate.models import SubtaskSummary
     from summarizer.semantic.service import Summarizer
 
@@ -62,6 +62,15 @@ _entry_options = _options(
 )
 
 
+Flag = str | None
+
+
+@overload
+def _load_entry(entry: Flag, text: Flag, files: Flag, status: Flag, from_agent: Flag, to_agent: Flag,
+                phase: Flag, *, light: Literal[False] = False) -> SubtaskSummary: ...
+@overload
+def _load_entry(entry: Flag, text: Flag, files: Flag, status: Flag, from_agent: Flag, to_agent: Flag,
+                phase: Flag, *, light: bool) -> SubtaskSummary | LightEntry: ...
 def _load_entry(
     entry: str | None,
     text: str | None,
@@ -70,27 +79,59 @@ def _load_entry(
     from_agent: str | None,
     to_agent: str | None,
     phase: str | None,
-) -> SubtaskSummary:
-    from summarizer.phasegate.service import entries_from_text, entry_from_flags, entry_from_mapping
+    *,
+    light: bool = False,
+) -> SubtaskSummary | LightEntry:
+    """The entry from a file, stdin or flags; with ``light``, read without pydantic when the light
+    reader is sure (it reads every plain entry as the model would: tests/phase/test_light_entry.py)."""
+    from summarizer.phasegate.entry_rules import flag_mapping, light_entry
 
     if entry is not None and text is not None:
         raise InputError("give either an ENTRY file (or '-') or --text, not both")
+    flags = {"files": files, "status": status, "from_agent": from_agent, "to_agent": to_agent, "phase": phase}
     if entry is None:
         if text is None:
             raise InputError("no entry: pass an ENTRY JSON file, '-' for stdin, or --text SUMMARY")
         if not text.strip():
             raise InputError("--text is empty; give the summary text")
-        return entry_from_flags(
-            text, files=files, status=status, from_agent=from_agent, to_agent=to_agent, phase=phase
-        )
-    source = "stdin" if entry == "-" else entry
-    found = entries_from_text(read_text(entry, what="entry"), source)
+        if light and (quick := light_entry(flag_mapping(text, **flags))) is not None:
+            return quick
+        from summarizer.phasegate.service import entry_from_flags
+
+        return entry_from_flags(text, **flags)
+    raw = read_text(entry, what="entry")
+    if light and all(v is None for v in flags.values()) and (quick := _light_object(raw)) is not None:
+        return quick
+    return _model_entry(raw, "stdin" if entry == "-" else entry, flags)
+
+
+def _light_object(raw: str) -> LightEntry | None:
+    """One JSON object read by the light reader, or None when only the model can say."""
+    import json
+
+    from summarizer.jsonio import loads
+    from summarizer.phasegate.entry_rules import light_entry
+
+    text = raw.strip()
+    if not text.startswith("{"):
+        return None
+    try:
+        return light_entry(loads(text, source="entry"))
+    except (json.JSONDecodeError, InputError):
+        return None  # the model's reader says what is wrong, in the words every reader uses
+
+
+def _model_entry(raw: str, source: str, flags: dict[str, str | None]) -> SubtaskSummary:
+    from summarizer.phasegate.service import entries_from_text, entry_from_mapping
+
+    found = entries_from_text(raw, source)
     if len(found) != 1:
         raise InputError(f"{source} holds {len(found)} entries; give one, or use `summarizer batch`")
     overrides = {
         k: v
-        for k, v in (("files_changed", files), ("status", status), ("from_agent", from_agent),
-                     ("to_agent", to_agent), ("phase", phase))
+        for k, v in (("files_changed", flags["files"]), ("status", flags["status"]),
+                     ("from_agent", flags["from_agent"]), ("to_agent", flags["to_agent"]),
+                     ("phase", flags["phase"]))
         if v is not None
     }  # fmt: skip
     if not overrides:
@@ -155,7 +196,7 @@ def score(entry: str | None, text: str | None, files: str | None, status: str | 
     from summarizer.phasegate.render import score_report
     from summarizer.phasegate.service import score_one
 
-    item = _load_entry(entry, text, files, status, from_agent, to_agent, phase)
+    item = _load_entry(entry, text, files, status, from_agent, to_agent, phase, light=True)
     result = score_one(item)
     if as_json:
         emit_json(result.as_dict())
@@ -180,7 +221,7 @@ def compress(entry: str | None, text: str | None, files: str | None, status: str
     if service := _service(model, api_base, offline, no_cache, concurrency, max_tokens):
         from summarizer.phasegate.summaries import summarize_compressed
 
-        result = asyncio.run(summarize_compressed(service, item, result))
+        result = run_async(summarize_compressed(service, item, result))
     if as_json:
         emit_json(result.as_dict())
         return
@@ -227,7 +268,7 @@ def batch(file: str, phases: int | None, as_json: bool, model: str | None, api_b
     if service is not None:
         from summarizer.phasegate.summaries import summarize_batch
 
-        emit_json(asyncio.run(summarize_batch(service, result)))
+        emit_json(run_async(summarize_batch(service, result)))
     elif as_json:
         emit_json(result.as_dict())
     else:

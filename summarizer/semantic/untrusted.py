@@ -37,6 +37,7 @@ import unicodedata
 from dataclasses import dataclass
 from urllib.parse import unquote
 
+from summarizer.printable import neutralise
 from summarizer.scrub import scrub
 
 __all__ = [
@@ -119,14 +120,6 @@ def fence(value: Untrusted, nonce: str) -> Fenced:
 
 # -- text that speaks to the reader ---------------------------------------------------------------
 
-# Invisible or direction-changing characters: they split words for a regex but not for a reader.
-_INVISIBLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e"
-                        "\u2060-\u2064\u2066-\u206f\ufeff\ufe00-\ufe0e]")
-# What a terminal would act on: CSI/OSC/other ESC sequences, then any C0/C1 control but tab/newline.
-_TERMINAL = re.compile(
-    r"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[@-Z\\-_])?|\x9b[0-?]*[ -/]*[@-~]"
-)
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _PERCENT = re.compile(r"%[0-9a-fA-F]{2}")
 _QUOTES = str.maketrans({"\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00b4": "'"})
 # Cyrillic and Greek letters that look Latin; folded only inside words that also hold Latin letters,
@@ -139,13 +132,6 @@ _LATIN = re.compile(r"[a-z]")
 _LOOKALIKE = re.compile("[аеорсухіјѕԁԛԝοαινρτкмнвАЕОРСУХІЈЅΟΑΙΝΡΤΚΜΗΒ]")
 _LEET_CHAR = re.compile(r"[013457]")
 _EMPHASIS = re.compile(r"[*~`]+")
-
-
-def neutralise(text: str) -> str:
-    """``text`` without terminal escape sequences, control characters (tab and newline stay) and
-    invisible or bidi-override characters: safe to print, and what a reader sees is what it says."""
-    text = _TERMINAL.sub("", text)
-    return _INVISIBLE.sub("", _CONTROL.sub("", text))
 
 
 def _fold_word(word: str) -> str:
@@ -301,7 +287,13 @@ _ORDERS: tuple[tuple[str, str], ...] = (
     ("ko", r"(?:무시하(?:고|세요|십시오|라)|잊어(?:버리)?(?:세요|라))|(?:당신은|너는)[^.\n]{0,30}해야|"
      r"(?:로|으로)\s*표시(?:하세요|해)|새로운\s*지시"),
 )
-_ORDER_RES = tuple((lang, re.compile(pattern)) for lang, pattern in _ORDERS)
+
+
+@functools.cache
+def _order_res() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    # Compiled on first use: about 20 ms of regex compilation that `summarizer score` never needs.
+    return tuple((lang, re.compile(pattern)) for lang, pattern in _ORDERS)
+
 _SENTENCE = re.compile(r"(?<=[.!?。！？])\s+|\s*\n+\s*")
 
 
@@ -317,7 +309,7 @@ def addressed(text: str) -> str | None:
     True
     """
     folded = skeleton(text)
-    for lang, pattern in _ORDER_RES:
+    for lang, pattern in _order_res():
         if pattern.search(folded):
             return lang
     return None
