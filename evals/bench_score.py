@@ -8,9 +8,9 @@ Two figures, each next to a baseline measured in the same run (the machine is sh
    ``str.lower()`` over the same summaries, to show the machine's speed at the time.
 2. The median wall time of ``summarizer score --text ... --json`` (the installed console script,
    one entry) against ``python -c pass`` (goal: at most 10x), run alternately so that both see
-   the same load. A plain call takes the cold path of :mod:`summarizer.launcher`; the same call
-   through the click command (``summarizer.cli:main``) is printed next to it, and so is the
-   floor of ``import click`` plus one pydantic model: what the dependencies alone cost.
+   the same load. A plain call reads its entry without pydantic (the light entry reader); the same
+   call through ``summarizer.cli:main``, click with the light reader alone, and the floor of
+   ``import click`` plus one pydantic model (what the dependencies alone cost) are printed beside it.
 
     .venv/bin/python evals/bench_score.py              # 100,000 entries, 21 cold starts each
     .venv/bin/python evals/bench_score.py --n 20000 --runs 9

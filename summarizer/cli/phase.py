@@ -6,9 +6,10 @@ fields. Batches are JSONL (a JSON array works too). ``--json`` prints a machine-
 Bad input (invalid JSON or UTF-8, an empty file, a missing ``summary``, an unknown key) is one line
 on stderr and exit code 2.
 
-A plain ``summarizer score`` call never reaches this module: the console entry point answers it on
-a cold path without click or pydantic (:mod:`summarizer.launcher`) and hands everything else here.
-Without a model configured, these commands import only click, pydantic and the pure phase modules:
+A plain ``summarizer score`` call (flags, or one JSON object) reads its entry with the light reader
+(:func:`summarizer.phasegate.entry_rules.light_entry`), so it never imports pydantic; anything the
+light reader is unsure of goes to the model. Without a model configured, these commands import only
+click, pydantic and the pure phase modules:
 no litellm, jinja2, tiktoken, mcp or SQLite (``tests/phase/test_cli.py`` proves it), so they start
 fast. With ``--model`` (or ``SUMMARIZER_MODEL``), ``compress`` and ``batch --json`` hand CRITICAL/HIGH
 entries to :mod:`summarizer.phasegate.summaries` with the service :mod:`summarizer.app` built; it
