@@ -46,7 +46,10 @@ async def model_document(summarizer: Summarizer, transcript: Transcript, found: 
     from summarizer.session.check import check_document
 
     offline = SessionDocument.from_extraction(date, found)
-    rules = AnswerRules(max_lines=300, max_line_chars=600, max_chars=16_000)
+    # The user's own messages may give orders ("you must keep it to the standard library"): those
+    # belong in Instructions. Orders from anywhere else in the transcript are data a model obeyed.
+    rules = AnswerRules(max_lines=300, max_line_chars=600, max_chars=16_000,
+                        trusted_prefixes=("[user]",))
     text = conversation_text(transcript)
     edited = [line.split("`")[1] for line in found.files if line.count("`") >= 2]
     users = [e.text for e in transcript.events if e.kind == "message" and e.role == "user"]
