@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from summarizer.dates import check_date, today
 from summarizer.settings import Settings
@@ -41,6 +42,7 @@ __all__ = [
     "build_results_cache",
     "build_summary_cache",
     "check_date",
+    "eval_adapters",
     "llm_service",
     "load_settings",
     "open_memory",
@@ -214,3 +216,22 @@ def build_results_cache(settings: Settings) -> CellStore:
     from summarizer.evaluation.cellstore import ResultsCache
 
     return ResultsCache(settings.cache_dir / "eval" / "results.sqlite3")
+
+
+@contextmanager
+def eval_adapters(settings: Settings, *, live: bool, reuse: bool) -> Iterator[dict[str, Any]]:
+    """What an eval run is handed: the model and answer cache (only when a model answers), the
+    cell store (unless ``reuse`` is off) and the originals store; the cell store is closed after."""
+    from summarizer.evaluation.accounting import observe
+
+    results = build_results_cache(settings) if reuse else None
+    try:
+        yield {
+            "completer": build_completer(observer=observe) if live else None,
+            "answer_cache": build_summary_cache(settings) if live and settings.use_cache else None,
+            "results_cache": results,
+            "originals": build_originals(settings),
+        }
+    finally:
+        if results is not None:
+            results.close()

@@ -9,14 +9,12 @@ a terminal, plain lines in a log (:mod:`summarizer.evaluation.progress`).
 
 from __future__ import annotations
 
-import asyncio
 import sys
-from contextlib import ExitStack
 from pathlib import Path
 
 import click
 
-from summarizer.cli._common import handle_errors
+from summarizer.cli._common import handle_errors, run_async
 
 __all__ = ["evaluate"]
 
@@ -116,9 +114,8 @@ def evaluate(
     answered (every cell fell back to the template) unless --allow-fallback.
     """
     from summarizer import app
-    from summarizer.evaluation.accounting import observe
     from summarizer.evaluation.progress import Progress
-    from summarizer.evaluation.report import render_table, write_reports
+    from summarizer.evaluation.report import render_table, store_warning, write_reports
     from summarizer.evaluation.suite import EvalOptions, GateOptions, evaluate
 
     settings = app.load_settings(api_base=api_base)
@@ -128,28 +125,18 @@ def evaluate(
         template=not no_template, limit=limit, case_ids=case_ids, judge=judge,
         recorded_dir=recorded_dir or datasets[0].parent / "recorded", timeout_s=settings.timeout_s,
     )  # fmt: skip
-    gate_options = GateOptions(requirements=requirements, no_regression_vs=no_regression_vs,
-                               allow_fallback=allow_fallback, alpha=alpha)  # fmt: skip
+    gates = GateOptions(requirements=requirements, no_regression_vs=no_regression_vs,
+                        allow_fallback=allow_fallback, alpha=alpha)  # fmt: skip
     live = bool(models or judge) and not options.offline
-    with ExitStack() as stack:
-        results = None if no_reuse else app.build_results_cache(settings)
-        if results is not None:
-            stack.callback(results.close)
-        progress = Progress(write=_stderr, tty=sys.stderr.isatty())
-        run = asyncio.run(evaluate(
-            options, gate_options, completer=app.build_completer(observer=observe) if live else None,
-            answer_cache=app.build_summary_cache(settings) if live and settings.use_cache else None,
-            results_cache=results, originals=app.build_originals(settings), progress=progress,
-            repo=Path.cwd(),
-        ))  # fmt: skip
-    if results is not None and results.write_errors:
-        click.echo(f"summarizer: {results.write_errors} cells were not stored in {results.location!r} "
-                   f"({results.last_error}); they will be recomputed next time", err=True)  # fmt: skip
+    with app.eval_adapters(settings, live=live, reuse=not no_reuse) as adapters:
+        run = run_async(evaluate(options, gates, progress=Progress(write=_stderr, tty=sys.stderr.isatty()),
+                                 repo=Path.cwd(), **adapters))
+        if warning := store_warning(adapters["results_cache"]):
+            click.echo(warning, err=True)
     click.echo(render_table(run.matrix, run.analysis, run.gates), nl=False)
     paths = write_reports(out_dir, run.matrix, run.analysis, run.gates, csv_path=csv_path)
     click.echo("reports: " + ", ".join(str(p) for p in paths.values()))
-    if run.exit_code:
-        sys.exit(run.exit_code)
+    sys.exit(run.exit_code)
 
 
 def _stderr(text: str) -> None:

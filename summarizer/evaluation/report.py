@@ -9,6 +9,11 @@ intervals, the verdicts and the cells that failed or missed facts.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from summarizer.evaluation.cellstore import CellStore
+
 import json
 from pathlib import Path
 
@@ -20,7 +25,7 @@ from summarizer.evaluation.metrics import MetricSpec
 from summarizer.evaluation.runner import Matrix
 from summarizer.evaluation.stats import format_value
 
-__all__ = ["render_markdown", "render_table", "write_reports"]
+__all__ = ["render_markdown", "render_table", "store_warning", "write_reports"]
 
 _UNITS = {"points": " (pts)", "ms": " (ms)", "usd": " (USD)", "tokens": " (tokens)", "count": ""}
 TOTALS_HEADER = ["contender", "cells", "model cells", "fallbacks", "errors", "requests (retries)",
@@ -185,3 +190,11 @@ def write_reports(
         write_csv(csv_path, matrix)
         paths["csv"] = csv_path
     return paths
+
+
+def store_warning(results: CellStore | None) -> str | None:
+    """The stderr line for cells the cell store could not keep (they are recomputed next time)."""
+    if results is None or not results.write_errors:
+        return None
+    return (f"summarizer: {results.write_errors} cells were not stored in {results.location!r} "
+            f"({results.last_error}); they will be recomputed next time")
