@@ -192,3 +192,22 @@ def test_asyncio_run_appears_only_in_cli_commands() -> None:
             if name == "asyncio.run":
                 bad.append(f"{path.relative_to(ROOT)}:{line}")
     assert not bad, "\n".join(bad)
+
+
+def _is_command(decorator: ast.expr) -> bool:
+    func = decorator.func if isinstance(decorator, ast.Call) else decorator
+    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+    return name in ("command", "group")
+
+
+def test_cli_commands_are_thin() -> None:
+    """Every click command is parse, one use-case call, render: at most 25 lines of body."""
+    long = []
+    for path in sorted([*(PACKAGE / "cli").glob("*.py"), *(PACKAGE / "agents").glob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and any(_is_command(d) for d in node.decorator_list):
+                body = [b for b in node.body
+                        if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]  # docstring
+                if body and (body[-1].end_lineno or 0) - body[0].lineno + 1 > 25:
+                    long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert not long, "\n".join(long)
