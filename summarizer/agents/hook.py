@@ -68,6 +68,15 @@ REPLS = frozenset({
     "mongo", "mongosh", "bash", "sh", "zsh", "fish", "R", "julia", "lua",
 })  # fmt: skip
 _NO_EDITOR = ("-m", "-F", "--message", "--file", "--no-edit", "-C", "--fixup", "--amend")
+# Programs that run another command given as their arguments. Claude Code may match a permission
+# rule against the command inside (`timeout 5 rm -rf x` against `Bash(rm:*)`); `summarizer run --
+# timeout ...` would no longer match it, so a wrapped command is left alone: never weaken a rule.
+RUNS_ANOTHER = frozenset({
+    "timeout", "nice", "nohup", "time", "stdbuf", "ionice", "sudo", "doas", "su", "runuser", "xargs",
+    "chrt", "taskset", "flock", "strace", "ltrace", "unbuffer", "setsid", "nsenter", "chroot",
+    "parallel", "watch", "caffeinate", "exec", "builtin",
+})  # fmt: skip
+SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "busybox"})
 # Builtins whose effect lives in the shell itself.
 STATEFUL = frozenset({
     "cd", "pushd", "popd", "export", "unset", "source", ".", "alias", "unalias", "set", "shopt",
@@ -140,6 +149,8 @@ def wrap_reason(
             return f"verbatim content ({first_two if first_two in VERBATIM else program})"
         if program in STATEFUL:
             return f"changes the shell's state ({program})"
+        if program in RUNS_ANOTHER or (program in SHELLS and len(words) > 1):
+            return f"runs another command ({program}): permission rules may judge the command inside"
         if _interactive(words):
             return f"interactive ({program})"
         if search_path is not None and not _on_path(words[0], search_path):

@@ -116,15 +116,25 @@ def read_command(command: str) -> CommandLine:
             while i < n and command[i] != "\n":
                 i += 1
             continue
+        elif ch in "<>" or (ch == "&" and command[i + 1 : i + 2] == ">"):
+            # A redirection (`2>&1`, `&>log`, `>>out`, `<in`, `>&2`): it belongs to this command, so
+            # neither its `&` nor its target starts another one, and its fd digits are no argument.
+            line.simple = False
+            line.redirect = True
+            if command[i : i + 2] == "<<" and command[i : i + 3] != "<<<":
+                line.heredoc = True
+            if in_word and "".join(word).isdigit():
+                word.clear()
+                in_word = False
+            end_word()
+            i = _skip_redirection(command, i)
+            continue
         elif ch in _OPERATOR_CHARS:
             line.simple = False
-            if ch == "&" and command[i + 1 : i + 2] != "&" and command[i - 1 : i] not in ("&", ">", "<"):
-                # a lone `&` ends a command that runs in the background (unless `&>`/`>&`)
-                if command[i + 1 : i + 2] == ">":
-                    line.redirect = True
-                else:
-                    rest = command[i + 1 :].strip()
-                    line.background = line.background or not rest or rest.startswith("#")
+            if ch == "&" and command[i + 1 : i + 2] != "&" and command[i - 1 : i] != "&":
+                # a lone `&` ends a command that runs in the background
+                rest = command[i + 1 :].strip()
+                line.background = line.background or not rest or rest.startswith("#")
             end_segment()
         elif ch == "$" and command[i + 1 : i + 2] == "(" and command[i + 2 : i + 3] != "(":
             line.substitution = True
@@ -136,14 +146,9 @@ def read_command(command: str) -> CommandLine:
             line.substitution = True
             line.simple = False
             end_segment()
-        elif ch in _SPECIAL:
+        elif ch in _SPECIAL:  # ( or ): a subshell's bounds
             line.simple = False
-            if ch in "<>":
-                line.redirect = True
-                if command[i : i + 2] == "<<" and command[i : i + 3] != "<<<":
-                    line.heredoc = True
-            else:
-                end_segment()
+            end_segment()
         else:
             word.append(ch)
             in_word = True
@@ -157,3 +162,26 @@ def read_command(command: str) -> CommandLine:
     if len(line.segments) != 1:
         line.simple = False
     return line
+
+
+def _skip_redirection(command: str, i: int) -> int:
+    """The index just past the redirection operator at ``i`` and its target word."""
+    n = len(command)
+    j = i
+    while j < n and j - i < 3 and command[j] in "<>&|":
+        if command[j] == "|" and command[j - 1 : j] != ">":
+            break  # `>|` is one operator; any other `|` is a pipe after the redirection
+        j += 1
+    while j < n and command[j] in " \t":
+        j += 1
+    quote = ""
+    while j < n:
+        ch = command[j]
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch in " \t" or ch in _OPERATOR_CHARS or ch in _SPECIAL:
+            break
+        j += 1
+    return j

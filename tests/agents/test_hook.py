@@ -128,6 +128,13 @@ def test_each_rule_and_mode_gives_exactly_this_reply(
         "make; rm -rf build | cat",
         "echo $(rm -rf build)",
         "FOO=1 rm -rf build",
+        "timeout 5 rm -rf build",
+        "nice -n 10 rm -rf build",
+        "nohup rm -rf build",
+        "sudo rm -rf build",
+        "bash -c 'rm -rf build'",
+        "xargs rm -rf < list",
+        "rm -rf build 2>&1 | tee log",
     ],
 )
 @pytest.mark.parametrize("mode", ["default", "bypassPermissions", "acceptEdits"])
@@ -183,6 +190,8 @@ def test_project_and_local_settings_count_and_a_broken_file_means_ask(tmp_path: 
         "source .venv/bin/activate && pytest",
         "pytest | head -20",
         "echo 'unbalanced",
+        "timeout 60 pytest",
+        "sh -c 'make test'",
     ],
 )
 def test_commands_that_must_not_be_wrapped_are_left_alone(tmp_path: Path, command: str) -> None:
@@ -285,3 +294,32 @@ def test_bad_hook_input_says_nothing_and_never_blocks(summarizer: str, stdin: by
     """Garbage in: no output and exit 0 (exit 2 would block the agent's command)."""
     done = run_cli(summarizer, "hook", "claude", stdin=stdin)
     assert (done.returncode, done.stdout) == (0, b"")
+
+
+@pytest.mark.parametrize(
+    ("command", "segments"),
+    [
+        ("make 2>&1 | tee build.log", [["make"], ["tee", "build.log"]]),
+        ("pytest -q 2>&1", [["pytest", "-q"]]),
+        ("make &> build.log", [["make"]]),
+        ("npm test >&2", [["npm", "test"]]),
+        ("cargo build 2>/dev/null >> 'out file'", [["cargo", "build"]]),
+        ("ls >| f; pwd", [["ls"], ["pwd"]]),
+    ],
+)
+def test_a_redirection_is_part_of_its_command_not_a_separator(
+    command: str, segments: list[list[str]]
+) -> None:
+    """`2>&1`, `&>`, `>&2`: their `&` does not start a command and their target is no argument."""
+    line = read_command(command)
+    assert line.segments == segments and line.redirect and not line.background
+
+
+@pytest.mark.parametrize("command", ["make 2>&1 | tee build.log", "pytest -q 2>&1", "make &> build.log"])
+def test_commands_with_redirections_are_wrapped_whole(tmp_path: Path, command: str) -> None:
+    """The common `2>&1` forms are rewritten, as one shell string that keeps the redirection."""
+    env = _env(tmp_path / "home", {"allow": ["Bash"]})
+    reply = answer(_event(command), env)
+    assert reply is not None
+    updated = reply["hookSpecificOutput"]["updatedInput"]["command"]  # type: ignore[index]
+    assert updated.endswith(f"run '{command}'")
