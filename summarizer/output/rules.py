@@ -64,7 +64,9 @@ HTTP = re.compile(
 )
 # A located diagnostic whose severity is a warning or note (grouped by file and code when many).
 LOCATED_SOFT = re.compile(r"^\W{0,3}(?:warning|note|info|hint|remark)\b|^\s+(?:warning|note)\s")
-PATH_ONLY = re.compile(r"^\.{0,2}/[\w.~@/+#,-]*$")
+# A colon counts as part of a name (Perl man pages: Net::DBus::Error.3pm.gz) unless a line number
+# follows it, which makes the line a location.
+PATH_ONLY = re.compile(r"^\.{0,2}/(?:[\w.~@/+#,=%!{}\[\]-]|:(?!\d))*$")
 # pytest's section rules ("=== FAILURES ===", "=== PASSES ==="): they decide what a header means.
 SECTION = re.compile(r"^=+ [A-Za-z][\w ]* =+$")
 INCLUDE = re.compile(r"^\s*(?:In file included from |from \S+:#+[,:]|In function |In member function )")
