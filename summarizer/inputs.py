@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from summarizer.errors import InputError
-from summarizer.jsonio import check_size, input_limit, loads, read_limited
+from summarizer.jsonio import check_size, input_limit, json_type, loads, read_limited
 
 __all__ = ["json_object", "read_bytes", "read_json_object", "read_text"]
 
@@ -56,7 +56,7 @@ def read_json_object(text: str, *, source: str) -> dict[str, Any]:
             f"invalid JSON in {source!r} at line {exc.lineno} column {exc.colno}: {exc.msg}"
         ) from exc
     if not isinstance(value, dict):
-        raise InputError(f"{source!r} must hold a JSON object, not {type(value).__name__}")
+        raise InputError(f"{source!r} must hold a JSON object, not {json_type(value)}")
     return value
 
 
@@ -65,5 +65,5 @@ def json_object(value: object, *, source: str) -> dict[str, Any]:
     if isinstance(value, str):
         return read_json_object(value, source=source)
     if not isinstance(value, dict):
-        raise InputError(f"{source!r} must hold a JSON object, not {type(value).__name__}")
+        raise InputError(f"{source!r} must hold a JSON object, not {json_type(value)}")
     return value

@@ -30,6 +30,7 @@ __all__ = [
     "DEFAULT_INPUT_LIMIT",
     "check_size",
     "input_limit",
+    "json_type",
     "loads",
     "pretty",
     "read_limited",
@@ -155,3 +156,18 @@ def request_id(text: str, *, scan: int = 1 << 16) -> int | str | None:
             depth -= 1
         i += 1
     return None
+
+
+def json_type(value: object) -> str:
+    """The JSON name of a parsed value's type, for messages (``null``, not ``NoneType``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object" if isinstance(value, dict) else type(value).__name__

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from summarizer.errors import InputError
-from summarizer.jsonio import loads
+from summarizer.jsonio import json_type, loads
 from summarizer.phasegate.entry_rules import ALIASES, EntryLike, flag_mapping
 from summarizer.phasegate.scoring import Band, Score, score_entry
 from summarizer.scrub import Redaction, scrub
@@ -82,7 +82,7 @@ def _one_line(error: ValidationError, source: str) -> str:
 def entry_from_mapping(data: Mapping[str, Any], source: str = "entry") -> SubtaskSummary:
     """Validate one ``subtask_summary`` mapping; errors are one :class:`InputError` line naming the field."""
     if not isinstance(data, Mapping):
-        raise InputError(f"{source} must be a JSON object, not {type(data).__name__}")
+        raise InputError(f"{source} must be a JSON object, not {json_type(data)}")
     from pydantic import ValidationError
 
     from summarizer.phasegate.models import SubtaskSummary

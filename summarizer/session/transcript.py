@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from summarizer.errors import InputError
-from summarizer.jsonio import loads
+from summarizer.jsonio import json_type, loads
 
 __all__ = [
     "Event",
@@ -241,7 +241,7 @@ def _records(text: str, source: str) -> Iterable[tuple[int, Mapping[str, Any]]]:
             ) from exc
         if not isinstance(value, dict):
             raise InputError(
-                f"{source!r} line {number} is a JSON {type(value).__name__}, not an object; "
+                f"{source!r} line {number} is a JSON {json_type(value)}, not an object; "
                 "each line must be one record"
             )
         yield number, value

@@ -93,7 +93,7 @@ def test_a_json_array_transcript_is_accepted() -> None:
     ("text", "expected"),
     [
         ('{"role": "user", "content": "a"}\n{"role": "assistant", "content": \n', "line 2 is not valid JSON"),
-        ('{"role": "user", "content": "a"}\n\n[1, 2]\n', "line 3 is a JSON list"),
+        ('{"role": "user", "content": "a"}\n\n[1, 2]\n', "line 3 is a JSON array"),
         ('{"type": "summary", "summary": "x"}\n', "holds no messages or tool calls"),
     ],
 )
