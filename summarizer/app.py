@@ -136,18 +136,21 @@ def build_originals(settings: Settings) -> OriginalStore:
     return OriginalStore.configured(settings.store_dir, os.environ)
 
 
-def open_memory(settings: Settings) -> tuple[MemoryBackend | None, str | None]:
-    """The configured engram backend, or ``None`` and the reason it cannot be used."""
+def _open_backend(settings: Settings) -> MemoryBackend:
+    """The engram store or client the settings select; :class:`StorageError` when it cannot open."""
     from summarizer_engram import open_backend
 
+    return open_backend(settings.engram_db, settings.engram_url, lock_wait_s=settings.engram_lock_wait_s)
+
+
+def open_memory(settings: Settings) -> tuple[MemoryBackend | None, str | None]:
+    """The configured engram backend, or ``None`` and the reason it cannot be used."""
     from summarizer.errors import StorageError
 
     try:
-        wait = settings.engram_lock_wait_s
-        backend = open_backend(settings.engram_db, settings.engram_url, lock_wait_s=wait)
+        return _open_backend(settings), None
     except StorageError as exc:
         return None, str(exc)
-    return backend, None
 
 
 class SharedMemory:
@@ -157,8 +160,7 @@ class SharedMemory:
     """
 
     def __init__(self, settings: Settings, opener: Callable[[], MemoryBackend] | None = None) -> None:
-        self._settings = settings
-        self._opener = opener
+        self._opener = opener or (lambda: _open_backend(settings))
         self._backend: MemoryBackend | None = None
         self._lock = threading.Lock()
 
@@ -166,14 +168,7 @@ class SharedMemory:
         """The backend; :class:`~summarizer.errors.StorageError` when it cannot be opened."""
         with self._lock:
             if self._backend is None:
-                if self._opener is not None:
-                    self._backend = self._opener()
-                else:
-                    from summarizer_engram import open_backend
-
-                    settings = self._settings
-                    self._backend = open_backend(settings.engram_db, settings.engram_url,
-                                                 lock_wait_s=settings.engram_lock_wait_s)
+                self._backend = self._opener()
             return self._backend
 
     def close(self) -> None:

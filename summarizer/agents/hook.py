@@ -74,7 +74,7 @@ _NO_EDITOR = ("-m", "-F", "--message", "--file", "--no-edit", "-C", "--fixup", "
 RUNS_ANOTHER = frozenset({
     "timeout", "nice", "nohup", "time", "stdbuf", "ionice", "sudo", "doas", "su", "runuser", "xargs",
     "chrt", "taskset", "flock", "strace", "ltrace", "unbuffer", "setsid", "nsenter", "chroot",
-    "parallel", "watch", "caffeinate", "exec", "builtin",
+    "parallel", "watch", "caffeinate",
 })  # fmt: skip
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "busybox"})
 # Builtins whose effect lives in the shell itself.

@@ -9,14 +9,13 @@ exits 2 (which some agents read as "block the action"): failures exit 1.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import sys
 from typing import Any
 
 import click
 
-from summarizer.cli._common import emit_json, fail, handle_errors, read_json_object, read_text
+from summarizer.cli._common import emit_json, fail, handle_errors, read_json_object, read_text, run_async
 from summarizer.errors import InputError, StorageError, SummarizerError
 
 __all__ = ["recover", "session"]
@@ -73,7 +72,7 @@ def _session(transcript: str | None, project: str | None, force: bool, day: str 
                              app.check_date(day), settings.max_tokens)
     memory, error = app.open_memory(settings)
     try:
-        report = asyncio.run(run_session(request, memory=memory, memory_error=error,
+        report = run_async(run_session(request, memory=memory, memory_error=error,
                                          marks=app.session_marks(settings),
                                          summarizer=app.llm_service(settings),
                                          lock=app.session_lock(settings)))
