@@ -66,28 +66,25 @@ def _split(text: str) -> tuple[float, str]:
     return float(text[:cut]), text[cut:].strip()
 
 
-def parse_size(text: str) -> int:
-    """``1073741824``, ``512M``, ``1GiB``... as bytes; ValueError names the accepted forms."""
+def _quantity(text: str, units: Mapping[str, float], kind: str, forms: str) -> float:
     try:
         number, unit = _split(text)
-        factor = _SIZE_UNITS[unit]
+        factor = units[unit]
     except (ValueError, KeyError):
-        raise ValueError(f"bad size {text!r}; use bytes or a number with K, M, G or T (e.g. 1G)") from None
+        raise ValueError(f"bad {kind} {text!r}; use {forms}") from None
     if number < 0:
-        raise ValueError(f"bad size {text!r}; it must not be negative")
-    return int(number * factor)
+        raise ValueError(f"bad {kind} {text!r}; it must not be negative")
+    return number * factor
+
+
+def parse_size(text: str) -> int:
+    """``1073741824``, ``512M``, ``1GiB``... as bytes; ValueError names the accepted forms."""
+    return int(_quantity(text, _SIZE_UNITS, "size", "bytes or a number with K, M, G or T (e.g. 1G)"))
 
 
 def parse_age(text: str) -> float:
     """``14d``, ``12h``, ``90m``, ``3600`` (seconds)... as seconds."""
-    try:
-        number, unit = _split(text)
-        factor = _AGE_UNITS[unit]
-    except (ValueError, KeyError):
-        raise ValueError(f"bad age {text!r}; use seconds or a number with s, m, h, d, w (e.g. 14d)") from None
-    if number < 0:
-        raise ValueError(f"bad age {text!r}; it must not be negative")
-    return number * factor
+    return _quantity(text, _AGE_UNITS, "age", "seconds or a number with s, m, h, d, w (e.g. 14d)")
 
 
 def policy_from_env(env: Mapping[str, str]) -> RetentionPolicy:
