@@ -259,6 +259,9 @@ def render(
     for stat in patterns_all:
         if stat.count < 2 or collapse:
             continue
+        shown = entries.get(stat.first_line)
+        if shown is not None and shown.count >= stat.count:
+            continue  # a kept line already says "[×N, lines a…b]" for these repeats
         sample = clean(
             truncate_for_render(
                 decode_line(stat.sample), line_no=stat.sample_line, full_bytes=None, limit=_PATTERN_CHARS

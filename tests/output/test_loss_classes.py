@@ -149,3 +149,13 @@ def test_make_keeps_its_final_error_and_not_remade_lines(run: Run) -> None:
     result = run(("\n".join(noise + tail) + "\n").encode(), target=200)
     for line in tail:
         assert line in result.text
+
+
+def test_a_repeated_traceback_line_is_printed_once(run: Run) -> None:
+    """A frame line seen twice (a list comprehension's frame) is kept once with its [×2] note, not
+    kept and then listed again among the repeating patterns."""
+    result = run(fixture_bytes("python_traceback_repeated_frame.log"), target=3000)
+    frame = "return [parse(i) for i in items]"
+    assert result.text.count(frame) == 1
+    assert "[×2, lines 3005…3008]" in result.text
+    assert "JSONDecodeError: Expecting property name" in result.text
