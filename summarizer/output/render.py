@@ -259,8 +259,8 @@ def render(
     for stat in patterns_all:
         if stat.count < 2 or collapse:
             continue
-        shown = entries.get(stat.first_line)
-        if shown is not None and shown.count >= stat.count:
+        kept = entries.get(stat.first_line)
+        if kept is not None and kept.count >= stat.count:
             continue  # a kept line already says "[×N, lines a…b]" for these repeats
         sample = clean(
             truncate_for_render(
