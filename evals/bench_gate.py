@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from summarizer.bank import GateRequest, run_gate
-from summarizer.errors import EscalationRequired
+from summarizer.core.errors import EscalationRequired
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.scoring import score_entry
 
@@ -48,13 +48,17 @@ def _entries(rng: random.Random, phase: int, count: int) -> tuple[SubtaskSummary
     out = []
     for i in range(count):
         files = [f"src/mod{phase}_{i}_{k}.py" for k in range(rng.randint(1, 6))]
-        out.append(SubtaskSummary.model_validate({
-            "summary": rng.choice(SUMMARIES).format(n=f"{phase}x{i}"),
-            "files_changed": files,
-            "from_agent": f"{rng.choice(AGENTS)}{i}",  # distinct keys within a phase
-            "to_agent": rng.choice(AGENTS),
-            "tests": f"{rng.randint(1, 80)} passed",
-        }))  # fmt: skip
+        out.append(
+            SubtaskSummary.model_validate(
+                {
+                    "summary": rng.choice(SUMMARIES).format(n=f"{phase}x{i}"),
+                    "files_changed": files,
+                    "from_agent": f"{rng.choice(AGENTS)}{i}",  # distinct keys within a phase
+                    "to_agent": rng.choice(AGENTS),
+                    "tests": f"{rng.randint(1, 80)} passed",
+                }
+            )
+        )
     return tuple(out)
 
 
@@ -64,8 +68,9 @@ def _no_critical(entries: tuple[SubtaskSummary, ...]) -> tuple[SubtaskSummary, .
 
 def _gate(root: Path, phase: int, entries: tuple[SubtaskSummary, ...]) -> tuple[float, float]:
     """Wall-clock and CPU seconds of one gate (CPU time leaves out fsync waits and other processes)."""
-    request = GateRequest(phase=str(phase), entries=entries, date="2026-06-20", estimated_phases=100,
-                          feature="bench")  # fmt: skip
+    request = GateRequest(
+        phase=str(phase), entries=entries, date="2026-06-20", estimated_phases=100, feature="bench"
+    )
     start, cpu = time.perf_counter(), time.process_time()
     run_gate(root, request)
     return time.perf_counter() - start, time.process_time() - cpu

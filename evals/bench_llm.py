@@ -28,10 +28,10 @@ from pathlib import Path
 from typing import Any
 
 from summarizer.app import build
+from summarizer.core.settings import Settings
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.summaries import EntryJob, summarize_entries
 from summarizer.semantic.ports import CompletionRequest
-from summarizer.settings import Settings
 from summarizer.testing import FakeCompleter
 
 FAKE_ANSWER = [
@@ -68,11 +68,19 @@ class FakeProvider(BaseHTTPRequestHandler):
             "Rotation was chosen over expiry.",
         ][:count]
         payload = {
-            "id": "bench", "object": "chat.completion", "created": 0, "model": body["model"],
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": "\n".join(lines)}}],
+            "id": "bench",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body["model"],
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "message": {"role": "assistant", "content": "\n".join(lines)},
+                }
+            ],
             "usage": {"prompt_tokens": len(user) // 4, "completion_tokens": 20, "total_tokens": 0},
-        }  # fmt: skip
+        }
         data = json.dumps(payload).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -102,12 +110,16 @@ def make_jobs(n: int) -> list[EntryJob]:
     jobs = []
     for i in range(n):
         src, dst = AGENTS[i % len(AGENTS)]
-        entry = SubtaskSummary.model_validate({
-            "summary": f"Added endpoint POST /api/items/{i} with schema migration {i:04d} and auth checks; "
-                       f"returns 201 or 403. Chose rotation over expiry for tokens of tenant {i}.",
-            "files_changed": [f"backend/routers/items_{i}.py", f"migrations/{i:04d}_items.sql"],
-            "from": src, "to": dst,
-        })  # fmt: skip
+        entry = SubtaskSummary.model_validate(
+            {
+                "summary": f"Added endpoint POST /api/items/{i} with schema migration {i:04d} "
+                f"and auth checks; "
+                f"returns 201 or 403. Chose rotation over expiry for tokens of tenant {i}.",
+                "files_changed": [f"backend/routers/items_{i}.py", f"migrations/{i:04d}_items.sql"],
+                "from": src,
+                "to": dst,
+            }
+        )
         jobs.append(EntryJob(entry=entry, band="CRITICAL" if i % 2 else "HIGH", fallback="t\nt\nt"))
     return jobs
 

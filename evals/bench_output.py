@@ -38,7 +38,7 @@ import io, json, resource, sys, time
 from pathlib import Path
 t0 = time.perf_counter()
 from summarizer.output import OriginalStore, OutputOptions, compress
-from summarizer.tokens import count_tokens
+from summarizer.core.tokens import count_tokens
 count_tokens("warm up the tokenizer")
 t1 = time.perf_counter()
 c1 = time.process_time()

@@ -28,18 +28,24 @@ import time
 from pathlib import Path
 
 EVENT = {
-    "session_id": "bench", "transcript_path": "/tmp/bench.jsonl", "cwd": "/tmp",
-    "permission_mode": "default", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+    "session_id": "bench",
+    "transcript_path": "/tmp/bench.jsonl",
+    "cwd": "/tmp",
+    "permission_mode": "default",
+    "hook_event_name": "PreToolUse",
+    "tool_name": "Bash",
     "tool_input": {"command": "pytest -x tests", "description": "Run the tests"},
     "tool_use_id": "toolu_bench",
-}  # fmt: skip
+}
 
 
 def _spawn(argv: list[str], stdin_path: str, env: dict[str, str]) -> tuple[float, int]:
     """(wall seconds, ``ru_maxrss`` in KiB) of one run; the command's output is discarded."""
-    actions = [(os.POSIX_SPAWN_OPEN, 0, stdin_path, os.O_RDONLY, 0),
-               (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
-               (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)]  # fmt: skip
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, stdin_path, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+    ]
     start = time.perf_counter()
     pid = os.posix_spawnp(argv[0], argv, env, file_actions=actions)
     _, status, usage = os.wait4(pid, 0)
@@ -99,10 +105,13 @@ def main() -> None:
             "true (bare)": (["true"], os.devnull, None),
             "summarizer run -- true": ([str(exe), "run", "--", "true"], os.devnull, ["run", "--", "true"]),
             "echo hi (bare)": (["echo", "hi"], os.devnull, None),
-            "summarizer run -- echo hi": ([str(exe), "run", "--", "echo", "hi"], os.devnull,
-                                          ["run", "--", "echo", "hi"]),
+            "summarizer run -- echo hi": (
+                [str(exe), "run", "--", "echo", "hi"],
+                os.devnull,
+                ["run", "--", "echo", "hi"],
+            ),
             "summarizer hook claude": ([str(exe), "hook", "claude"], str(event), ["hook", "claude"]),
-        }  # fmt: skip
+        }
         for argv, stdin, _ in commands.values():  # warm the page cache and the .pyc files
             _spawn(argv, stdin, env)
         walls: dict[str, list[float]] = {name: [] for name in commands}
@@ -120,10 +129,15 @@ def main() -> None:
         ratio = statistics.median(t / b for t, b in zip(times, base, strict=True))
         added = statistics.median(times) - statistics.median(walls[bare[name]]) if name in bare else None
         peak = peaks[name]
-        rows.append({"command": name, "median_ms": round(statistics.median(times) * 1000, 1),
-                     "ratio_to_python_pass": round(ratio, 2),
-                     "added_ms": None if added is None else round(added * 1000, 1),
-                     "peak_mib": None if peak is None else round(peak / 1024, 1)})  # fmt: skip
+        rows.append(
+            {
+                "command": name,
+                "median_ms": round(statistics.median(times) * 1000, 1),
+                "ratio_to_python_pass": round(ratio, 2),
+                "added_ms": None if added is None else round(added * 1000, 1),
+                "peak_mib": None if peak is None else round(peak / 1024, 1),
+            }
+        )
     if args.json:
         print(json.dumps({"runs": args.runs, "cpus": os.cpu_count(), "rows": rows}, indent=2))
         return

@@ -36,16 +36,40 @@ from summarizer.phasegate.scoring import score_entry
 AGENTS = ("hermes", "aphrodite", "demeter", "themis", "mnemosyne", "hephaestus", "prometheus", "zeus")
 VERBS = ("Added", "Fixed", "Refactored", "Renamed", "Deleted", "Documented", "Migrated", "Reviewed", "Tuned")
 THINGS = (
-    "JWT auth endpoint", "refresh token rotation", "orders table", "new column expires_at", "login page",
-    "README typo", "CSS for the navbar", "Docker image", "deploy pipeline", "foreign key to users",
-    "unique index on email", "role permissions", "POST /api/v1/orders route", "config loader",
-    "docstring of the parser", "password reset flow", "service boundary", "schema of invoices",
-    "comment in utils", "deprecated settings", "webhook retries", "style of the cards",
-)  # fmt: skip
+    "JWT auth endpoint",
+    "refresh token rotation",
+    "orders table",
+    "new column expires_at",
+    "login page",
+    "README typo",
+    "CSS for the navbar",
+    "Docker image",
+    "deploy pipeline",
+    "foreign key to users",
+    "unique index on email",
+    "role permissions",
+    "POST /api/v1/orders route",
+    "config loader",
+    "docstring of the parser",
+    "password reset flow",
+    "service boundary",
+    "schema of invoices",
+    "comment in utils",
+    "deprecated settings",
+    "webhook retries",
+    "style of the cards",
+)
 TAILS = (
-    "", " with tests", "; was blocked by review", " and unblocked the UI", ". Must rotate keys weekly.",
-    " behind a flag", " (returns 401 on bad tokens)", " for the v2 API", ", however it is slow on big lists",
-)  # fmt: skip
+    "",
+    " with tests",
+    "; was blocked by review",
+    " and unblocked the UI",
+    ". Must rotate keys weekly.",
+    " behind a flag",
+    " (returns 401 on bad tokens)",
+    " for the v2 API",
+    ", however it is slow on big lists",
+)
 STATUSES = ("complete", "complete", "complete", "partial (waiting on API)", "in_progress", "blocked")
 
 
@@ -56,10 +80,15 @@ def make_entries(n: int, seed: int = 7) -> list[dict[str, object]]:
     for i in range(n):
         summary = f"{rng.choice(VERBS)} {rng.choice(THINGS)}{rng.choice(TAILS)} #{i}"
         files = [f"src/mod{rng.randrange(50)}/file{j}.py" for j in range(rng.choice((0, 1, 2, 3, 5, 7, 12)))]
-        out.append({
-            "summary": summary, "files_changed": files, "status": rng.choice(STATUSES),
-            "from": rng.choice(AGENTS), "to": rng.choice(AGENTS),
-        })  # fmt: skip
+        out.append(
+            {
+                "summary": summary,
+                "files_changed": files,
+                "status": rng.choice(STATUSES),
+                "from": rng.choice(AGENTS),
+                "to": rng.choice(AGENTS),
+            }
+        )
     return out
 
 
@@ -101,8 +130,11 @@ def _run(cmd: list[str], env: dict[str, str], stdin: bytes | None = None) -> tup
 ENTRY = {
     "summary": "Added JWT auth endpoint with refresh token rotation",
     "files_changed": ["backend/routers/auth.py", "backend/services/auth_service.py"],
-    "from_agent": "hermes", "to_agent": "aphrodite", "status": "complete", "phase": "1",
-}  # fmt: skip
+    "from_agent": "hermes",
+    "to_agent": "aphrodite",
+    "status": "complete",
+    "phase": "1",
+}
 
 
 # The alternative to the hand parser in summarizer.launcher (issue: "decide the launcher with a
@@ -147,21 +179,24 @@ def bench_cold_start(runs: int) -> None:
         "summarizer score": [str(exe), *flags],
         "summarizer score - (JSON on stdin)": [str(exe), "score", "-", "--json"],
         "click path (summarizer.cli:main)": [
-            sys.executable, "-c", "from summarizer.cli import main; main()", *flags
+            sys.executable,
+            "-c",
+            "from summarizer.cli import main; main()",
+            *flags,
         ],
-        "click + light entry reader (no pydantic)": [
-            sys.executable, "-c", CLICK_LIGHT, *flags
-        ],
+        "click + light entry reader (no pydantic)": [sys.executable, "-c", CLICK_LIGHT, *flags],
         "floor: import click + pydantic model": [
-            sys.executable, "-c",
+            sys.executable,
+            "-c",
             "import click; from pydantic import BaseModel\nclass M(BaseModel):\n    x: int = 0",
         ],
         "floor: same, plugins disabled": [
-            sys.executable, "-c",
+            sys.executable,
+            "-c",
             "import os; os.environ['PYDANTIC_DISABLE_PLUGINS'] = '__all__'\n"
             "import click; from pydantic import BaseModel\nclass M(BaseModel):\n    x: int = 0",
         ],
-    }  # fmt: skip
+    }
     walls: dict[str, list[float]] = {name: [] for name in commands}
     cpus: dict[str, list[float]] = {name: [] for name in commands}
     stdin = {"summarizer score - (JSON on stdin)": json.dumps(ENTRY).encode()}

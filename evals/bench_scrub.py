@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from summarizer.scrub import LineScrubber, scrub
+from summarizer.core.scrub import LineScrubber, scrub
 
 
 def corpus(root: Path, target_bytes: int = 20_000_000) -> list[str]:

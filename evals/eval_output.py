@@ -23,9 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
+from summarizer.core.tokens import count_tokens
 from summarizer.output import OriginalStore, OutputOptions, compress
 from summarizer.output.truth import Case, load_cases, recall
-from summarizer.tokens import count_tokens
 
 LARGE = 10_000
 DENSE = 0.20

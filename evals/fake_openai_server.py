@@ -96,8 +96,9 @@ def session_answer(prompt: str) -> str:
     plain = re.sub(r"^\[(?:user|assistant|tool result)\] ?", "", body, flags=re.MULTILINE)
     talk = "\n".join(line for line in plain.splitlines() if not line.startswith("[tool call]"))
     sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", talk) if len(s.split()) >= 4]
-    edited = re.findall(r"^\[tool call\] (?:Edit|MultiEdit|Write|apply_patch|edit|write)\s+(\S+)", body,
-                        flags=re.MULTILINE)
+    edited = re.findall(
+        r"^\[tool call\] (?:Edit|MultiEdit|Write|apply_patch|edit|write)\s+(\S+)", body, flags=re.MULTILINE
+    )
     files = list(dict.fromkeys(f for f in edited if _PATH.fullmatch(f)))
     sections = {  # the seed's order
         "Decisions": [s for s in sentences if _DECISION.search(s)],

@@ -9,7 +9,7 @@ because a submodule of the same name would shadow them once imported.
 
 from __future__ import annotations
 
-from summarizer.errors import (
+from summarizer.core.errors import (
     EscalationRequired,
     InputError,
     InvalidAnswer,
@@ -29,19 +29,19 @@ if TYPE_CHECKING:
 
     from summarizer.app import build
     from summarizer.bank import GateReport, GateRequest, close_sprint, injection_block, run_gate
+    from summarizer.core.scrub import Redaction
+    from summarizer.core.scrub import scrub as scrub_text
+    from summarizer.core.settings import Settings
+    from summarizer.core.tokens import count_tokens
     from summarizer.envelope.reduce import EnvelopeReduction, reduce_envelope
     from summarizer.output import OriginalStore, OutputOptions, OutputResult
     from summarizer.output import compress as compress_output
     from summarizer.phasegate.models import SubtaskSummary
     from summarizer.phasegate.scoring import Score, score_entry
     from summarizer.phasegate.service import Compressed, batch_plan, compress_one, stats_over
-    from summarizer.scrub import Redaction
-    from summarizer.scrub import scrub as scrub_text
     from summarizer.semantic.prompts import PromptLibrary
     from summarizer.semantic.service import Generation, Summarizer
     from summarizer.session.service import compress_session, recover
-    from summarizer.settings import Settings
-    from summarizer.tokens import count_tokens
 
 # public name -> (module, attribute)
 _LAZY: dict[str, tuple[str, str]] = {
@@ -54,9 +54,9 @@ _LAZY: dict[str, tuple[str, str]] = {
     "OutputOptions": ("summarizer.output", "OutputOptions"),
     "OutputResult": ("summarizer.output", "OutputResult"),
     "PromptLibrary": ("summarizer.semantic.prompts", "PromptLibrary"),
-    "Redaction": ("summarizer.scrub", "Redaction"),
+    "Redaction": ("summarizer.core.scrub", "Redaction"),
     "Score": ("summarizer.phasegate.scoring", "Score"),
-    "Settings": ("summarizer.settings", "Settings"),
+    "Settings": ("summarizer.core.settings", "Settings"),
     "SubtaskSummary": ("summarizer.phasegate.models", "SubtaskSummary"),
     "Summarizer": ("summarizer.semantic.service", "Summarizer"),
     "batch_plan": ("summarizer.phasegate.service", "batch_plan"),
@@ -65,13 +65,13 @@ _LAZY: dict[str, tuple[str, str]] = {
     "compress_one": ("summarizer.phasegate.service", "compress_one"),
     "compress_output": ("summarizer.output", "compress"),
     "compress_session": ("summarizer.session.service", "compress_session"),
-    "count_tokens": ("summarizer.tokens", "count_tokens"),
+    "count_tokens": ("summarizer.core.tokens", "count_tokens"),
     "injection_block": ("summarizer.bank", "injection_block"),
     "recover": ("summarizer.session.service", "recover"),
     "reduce_envelope": ("summarizer.envelope.reduce", "reduce_envelope"),
     "run_gate": ("summarizer.bank", "run_gate"),
     "score_entry": ("summarizer.phasegate.scoring", "score_entry"),
-    "scrub_text": ("summarizer.scrub", "scrub"),
+    "scrub_text": ("summarizer.core.scrub", "scrub"),
     "stats_over": ("summarizer.phasegate.service", "stats_over"),
 }
 

@@ -3,7 +3,7 @@
 Adapters are the classes that touch the world: the litellm completer, the summary caches (diskcache,
 Redis), the originals store of tool output, the engram store or client, the session marks, the eval
 results cache. Features never build them and never call this module; they receive ports. The edges
-(``summarizer.cli``, ``summarizer.mcp_server``) call these builders, then hand what they got to the
+(``summarizer.cli``, ``summarizer.mcp.server``) call these builders, then hand what they got to the
 feature's use-case functions. ``tests/test_layout.py`` walks the AST and fails on an adapter built
 anywhere else.
 
@@ -19,8 +19,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from summarizer.dates import check_date, today
-from summarizer.settings import Settings
+from summarizer.core.dates import check_date, today
+from summarizer.core.settings import Settings
 
 if TYPE_CHECKING:
     from summarizer_cache import DiskCache, FailSafeCache, RedisCache
@@ -145,7 +145,7 @@ def _open_backend(settings: Settings) -> MemoryBackend:
 
 def open_memory(settings: Settings) -> tuple[MemoryBackend | None, str | None]:
     """The configured engram backend, or ``None`` and the reason it cannot be used."""
-    from summarizer.errors import StorageError
+    from summarizer.core.errors import StorageError
 
     try:
         return _open_backend(settings), None
@@ -165,7 +165,7 @@ class SharedMemory:
         self._lock = threading.Lock()
 
     def get(self) -> MemoryBackend:
-        """The backend; :class:`~summarizer.errors.StorageError` when it cannot be opened."""
+        """The backend; :class:`~summarizer.core.errors.StorageError` when it cannot be opened."""
         with self._lock:
             if self._backend is None:
                 self._backend = self._opener()

@@ -19,7 +19,7 @@ import asyncio
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from summarizer.errors import ProviderUnavailable
+from summarizer.core.errors import ProviderUnavailable
 from summarizer.semantic.ports import CachedAnswer, CacheKey, Completion, CompletionRequest, Usage
 
 __all__ = ["DictCache", "FakeCompleter", "Reply", "openai_chat_body"]
@@ -107,6 +107,9 @@ def openai_chat_body(
         "created": 1,
         "model": "gpt-4o-mini",
         "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": finish}],
-        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                  "total_tokens": prompt_tokens + completion_tokens},
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
     }

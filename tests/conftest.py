@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,8 +13,15 @@ import pytest
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("DISABLE_AIOHTTP_TRANSPORT", "True")
 
-_PROVIDER_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "SUMMARIZER_MODEL", "SUMMARIZER_API_BASE",
-                  "SUMMARIZER_CACHE_URL", "SUMMARIZER_ENGRAM_URL", "SUMMARIZER_PROMPTS")
+_PROVIDER_KEYS = (
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "SUMMARIZER_MODEL",
+    "SUMMARIZER_API_BASE",
+    "SUMMARIZER_CACHE_URL",
+    "SUMMARIZER_ENGRAM_URL",
+    "SUMMARIZER_PROMPTS",
+)
 
 
 @pytest.fixture(autouse=True)
@@ -26,3 +35,18 @@ def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pa
     for key in _PROVIDER_KEYS:
         monkeypatch.delenv(key, raising=False)
     yield home
+
+
+# The console script of this checkout's environment (what `summarizer init` would install).
+SUMMARIZER = Path(sys.executable).with_name("summarizer")
+
+
+@pytest.fixture
+def summarizer() -> str:
+    """Path of the ``summarizer`` console script; skip where the package is not installed."""
+    if not SUMMARIZER.exists():
+        found = shutil.which("summarizer")
+        if found is None:
+            pytest.skip("the summarizer console script is not installed (pip install -e .)")
+        return found
+    return str(SUMMARIZER)

@@ -46,7 +46,9 @@ def test_importing_the_package_loads_no_heavy_dependency() -> None:
 def test_the_readme_example_runs() -> None:
     """The README's Python API example works as written."""
     entry = summarizer.SubtaskSummary(
-        summary="Added JWT auth endpoint", files_changed=["api/auth.py"], from_agent="hermes",
+        summary="Added JWT auth endpoint",
+        files_changed=["api/auth.py"],
+        from_agent="hermes",
         to_agent="aphrodite",
     )
     score = summarizer.score_entry(entry)

@@ -19,16 +19,27 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "summarizer"
 COMPONENTS = (ROOT / "cache" / "summarizer_cache", ROOT / "engram" / "summarizer_engram")
 
-ADAPTERS = {"LiteLLMCompleter", "DiskCache", "RedisCache", "OriginalStore", "Store", "Client",
-            "FileMarks", "TopicLock", "ResultsCache", "RedisResultsCache", "FailSafeCache",
-            "open_backend"}  # fmt: skip
+ADAPTERS = {
+    "LiteLLMCompleter",
+    "DiskCache",
+    "RedisCache",
+    "OriginalStore",
+    "Store",
+    "Client",
+    "FileMarks",
+    "TopicLock",
+    "ResultsCache",
+    "RedisResultsCache",
+    "FailSafeCache",
+    "open_backend",
+}
 
-KERNEL = {"errors", "settings", "tokens", "jsonio", "scrub", "scrub_patterns", "vocabulary", "dates",
-          "inputs", "printable"}  # fmt: skip
-FEATURES = {"phasegate", "semantic", "envelope", "output", "bank", "session", "evaluation"}
-ROOT_MODULE = {"app"}
-EDGES = {"cli", "mcp_server", "launcher", "agents"}
-PUBLIC = {"__init__", "testing"}
+# The layers are the folders: ``core/`` is the kernel, ``cli/``, ``mcp/`` and ``agents/`` (the
+# processes agents start: ``run``, the hooks, the cold ``output``) are the edges, every other folder is a
+# feature. Loose modules at the top are the root (``app``), the launcher (an edge) and the public face.
+KERNEL_FOLDER = "core"
+EDGE_FOLDERS = {"cli", "mcp", "agents"}
+TOP_MODULES = {"app": "root", "launcher": "edge", "__init__": "public", "testing": "public"}
 
 
 def _modules() -> Iterator[tuple[str, Path]]:
@@ -72,16 +83,19 @@ def _own(name: str) -> str | None:
 
 
 def _layer(module: str) -> str:
+    """The layer of ``module``, read from where it sits in the tree."""
     if module.startswith("summarizer_"):
         return "component"
     if module == "summarizer":
         return "public"
     room = module.split(".")[1]
-    for layer, names in (("kernel", KERNEL), ("feature", FEATURES), ("root", ROOT_MODULE),
-                         ("edge", EDGES), ("public", PUBLIC)):  # fmt: skip
-        if room in names:
-            return layer
-    raise AssertionError(f"{module} belongs to no layer: add its room to tests/test_layout.py")
+    if (PACKAGE / room).is_dir():
+        if room == KERNEL_FOLDER:
+            return "kernel"
+        return "edge" if room in EDGE_FOLDERS else "feature"
+    if room not in TOP_MODULES:
+        raise AssertionError(f"{module} is a loose module: put it in a folder, or name its layer here")
+    return TOP_MODULES[room]
 
 
 # what each layer may import from the project
@@ -120,9 +134,12 @@ def test_the_mcp_server_and_the_cli_do_not_lean_on_each_other() -> None:
     for module, path in MODULES.items():
         for name, line in _imports(module, path):
             target = _own(name) or ""
-            server_uses_cli = module == "summarizer.mcp_server" and target.startswith("summarizer.cli")
-            cli_uses_server = (module.startswith("summarizer.cli") and module != "summarizer.cli.mcp"
-                               and target == "summarizer.mcp_server")  # fmt: skip
+            server_uses_cli = module.startswith("summarizer.mcp") and target.startswith("summarizer.cli")
+            cli_uses_server = (
+                module.startswith("summarizer.cli")
+                and module != "summarizer.cli.mcp"
+                and target == "summarizer.mcp.server"
+            )
             if server_uses_cli or cli_uses_server:
                 bad.append(f"{path.relative_to(ROOT)}:{line} {module} -> {target}")
     assert not bad, "\n".join(bad)
@@ -147,7 +164,7 @@ def test_there_is_no_import_cycle() -> None:
         stack.append(node)
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                return [*stack[stack.index(nxt):], nxt]
+                return [*stack[stack.index(nxt) :], nxt]
             if nxt not in state and (cycle := visit(nxt)):
                 return cycle
         stack.pop()
@@ -201,13 +218,17 @@ def _is_command(decorator: ast.expr) -> bool:
 
 
 def test_cli_commands_are_thin() -> None:
-    """Every click command is parse, one use-case call, render: at most 25 lines of body."""
+    """Every click command is parse, one use-case call, render: at most 20 statements of body."""
     long = []
     for path in sorted([*(PACKAGE / "cli").glob("*.py"), *(PACKAGE / "agents").glob("*.py")]):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.FunctionDef) and any(_is_command(d) for d in node.decorator_list):
-                body = [b for b in node.body
-                        if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))]  # docstring
-                if body and (body[-1].end_lineno or 0) - body[0].lineno + 1 > 25:
+                body = [
+                    b
+                    for b in node.body
+                    if not (isinstance(b, ast.Expr) and isinstance(b.value, ast.Constant))
+                ]  # docstring
+                # statements, not lines: the formatter's line breaks must not move the measure
+                if sum(isinstance(n, ast.stmt) for b in body for n in ast.walk(b)) > 20:
                     long.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
     assert not long, "\n".join(long)

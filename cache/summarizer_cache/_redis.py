@@ -11,7 +11,7 @@ Chosen with ``SUMMARIZER_CACHE_URL=redis://host:6379/0``. Layout, under a key pr
 Values are only ever parsed as JSON; nothing is unpickled. A key of the wrong type or with an
 unreadable value (someone else's data under our prefix, a hand edit) is corrupt: skipped, deleted
 and reported once; ``clear`` removes every key under the prefix whatever its type. A Redis outage
-raises :class:`~summarizer.errors.StorageError`, which :class:`~summarizer_cache.FailSafeCache`
+raises :class:`~summarizer.core.errors.StorageError`, which :class:`~summarizer_cache.FailSafeCache`
 turns into "no cache" with one warning line; the admin commands report it, because there the user
 asked about the cache itself. The URL's password is never printed, even when the URL is malformed.
 """
@@ -25,8 +25,8 @@ from typing import Any
 import redis
 from pydantic import ValidationError
 
-from summarizer.errors import StorageError
-from summarizer.scrub import scrub
+from summarizer.core.errors import StorageError
+from summarizer.core.scrub import scrub
 from summarizer.semantic.ports import KEY_VERSION, CachedAnswer, CacheKey, Namespace
 from summarizer_cache.stats import NamespaceStats
 

@@ -10,7 +10,7 @@ A row that is not ours (a pickle, JSON that no longer validates, a counter that 
 a value file outside the cache directory) is *corrupt*: it is skipped as a miss, its row deleted
 (never the file it names), and reported once per process. A fault of the store itself (SQLite
 cannot open or write, the disk is full, the lock is held past ``timeout_s``) raises
-:class:`~summarizer.errors.StorageError`; :class:`~summarizer_cache.FailSafeCache` turns that into
+:class:`~summarizer.core.errors.StorageError`; :class:`~summarizer_cache.FailSafeCache` turns that into
 "no cache" with one warning, so the cache can make a summary faster, never make it fail.
 """
 
@@ -26,8 +26,8 @@ from typing import Any, TypeVar
 import diskcache
 from pydantic import ValidationError
 
-from summarizer.errors import StorageError
-from summarizer.scrub import scrub
+from summarizer.core.errors import StorageError
+from summarizer.core.scrub import scrub
 from summarizer.semantic.ports import KEY_VERSION, CachedAnswer, CacheKey, Namespace
 from summarizer_cache._disk import CorruptRow, TextOnlyDisk
 from summarizer_cache.stats import NamespaceStats

@@ -1,6 +1,6 @@
 """``FailSafeCache``: the summary cache as the summarizing commands see it, one that cannot fail them.
 
-The backends raise :class:`~summarizer.errors.StorageError` when the store itself is at fault (a
+The backends raise :class:`~summarizer.core.errors.StorageError` when the store itself is at fault (a
 corrupt or truncated ``cache.db``, a read-only directory, a full disk, ``SUMMARIZER_CACHE_DIR``
 naming a file, a lock held past the timeout, a malformed or unreachable ``SUMMARIZER_CACHE_URL``).
 This wrapper opens the backend lazily, on the first lookup, and on the first fault of any kind
@@ -24,11 +24,10 @@ import time
 from collections.abc import Callable
 from typing import Protocol
 
-from summarizer.scrub import scrub
+from summarizer.core.scrub import scrub
 from summarizer.semantic.ports import CachedAnswer, CacheKey, SummaryCache
 
 __all__ = ["FailSafeCache"]
-
 
 
 def _stderr(line: str) -> None:
@@ -124,5 +123,7 @@ class FailSafeCache:
         if backend is not None:
             with contextlib.suppress(Exception):
                 backend.close()
-        self._warn(f"summarizer: warning: the summary cache is off for this run ({self.fault}); "
-                   "the summary is made without it (fix the cache or pass --no-cache)")
+        self._warn(
+            f"summarizer: warning: the summary cache is off for this run ({self.fault}); "
+            "the summary is made without it (fix the cache or pass --no-cache)"
+        )

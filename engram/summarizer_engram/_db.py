@@ -15,7 +15,7 @@ to 100 ms naps, so under steady contention a writer sleeps through most free slo
 processes x 500 saves: 45 s with a 5 s busy timeout and coarse retries, a fraction of that with this
 loop. SQLite's own handler stays on briefly (50 ms) for the internal locks of checkpoints and recovery.
 
-Errors leave this module as ``summarizer.errors`` types whose message says what to do next; only
+Errors leave this module as ``summarizer.core.errors`` types whose message says what to do next; only
 ``sqlite3.IntegrityError`` passes through, because only the caller knows which constraint means what.
 """
 
@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
-from summarizer.errors import InputError, StorageError
+from summarizer.core.errors import InputError, StorageError
 
 __all__ = ["Database", "is_busy"]
 

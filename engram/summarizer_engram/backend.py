@@ -6,7 +6,7 @@ SQLite file (the default), and :class:`~summarizer_engram.client.Client`, a runn
 on the Protocol only, so tests hand them a ``Store`` in ``tmp_path``.
 
 Conventions shared by both adapters: string filters use ``""`` for "no filter"; ids are positive ints;
-errors are ``summarizer.errors`` types (``InputError`` for bad arguments, ``NotFound`` for missing ids
+errors are ``summarizer.core.errors`` types (``InputError`` for bad arguments, ``NotFound`` for missing ids
 or sessions, ``StorageError`` when the database or server cannot be used).
 """
 
@@ -51,8 +51,18 @@ class MemoryBackend(Protocol):
         """Sessions by latest activity, with live observation counts."""
         ...
 
-    def save(self, session_id: str, title: str, content: str, *, type: str = "manual", project: str = "",
-             scope: str = "project", topic_key: str = "", tool_name: str = "") -> SaveResult:
+    def save(
+        self,
+        session_id: str,
+        title: str,
+        content: str,
+        *,
+        type: str = "manual",
+        project: str = "",
+        scope: str = "project",
+        topic_key: str = "",
+        tool_name: str = "",
+    ) -> SaveResult:
         """Insert, topic-upsert or dedupe an observation (engram's ``AddObservation``)."""
         ...
 
@@ -68,8 +78,9 @@ class MemoryBackend(Protocol):
         """Soft-delete, or with ``hard`` remove, an observation."""
         ...
 
-    def search(self, query: str, *, type: str = "", project: str = "", scope: str = "",
-               limit: int = 10) -> list[SearchResult]:
+    def search(
+        self, query: str, *, type: str = "", project: str = "", scope: str = "", limit: int = 10
+    ) -> list[SearchResult]:
         """BM25-ranked full-text search, OR-joined terms, limit 10 by default and 20 at most."""
         ...
 
@@ -105,8 +116,9 @@ class MemoryBackend(Protocol):
         """Whole-store counts and projects."""
         ...
 
-    def passive_capture(self, session_id: str, content: str, project: str = "",
-                        source: str = "") -> PassiveCaptureResult:
+    def passive_capture(
+        self, session_id: str, content: str, project: str = "", source: str = ""
+    ) -> PassiveCaptureResult:
         """Save the "Key Learnings" items found in ``content``."""
         ...
 

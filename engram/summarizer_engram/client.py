@@ -9,7 +9,7 @@ than the embedded store, the client says so instead of guessing:
   since the baseline API cannot query by topic key;
 * ``null`` collections (baseline Go encoding) are read as ``[]``.
 
-HTTP failures become ``summarizer.errors`` types: 400 → :class:`InputError`, 404 → :class:`NotFound`,
+HTTP failures become ``summarizer.core.errors`` types: 400 → :class:`InputError`, 404 → :class:`NotFound`,
 anything else or an unreachable server → :class:`StorageError` naming the URL and the way out.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 
-from summarizer.errors import InputError, NotFound, StorageError
+from summarizer.core.errors import InputError, NotFound, StorageError
 from summarizer_engram.models import (
     ExportData,
     ImportResult,
@@ -70,8 +70,7 @@ class Client:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _call(self, method: str, path: str, *, params: dict[str, Any] | None = None,
-              body: Any = None) -> Any:
+    def _call(self, method: str, path: str, *, params: dict[str, Any] | None = None, body: Any = None) -> Any:
         try:
             response = self._http.request(method, path, params=params, json=body)
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
@@ -90,8 +89,10 @@ class Client:
             raise InputError(f"engram rejected {where}: {detail}; fix the arguments")
         if response.status_code == 404:
             raise NotFound(f"engram has no such record ({where}: {detail})")
-        raise StorageError(f"engram server failed on {where} (HTTP {response.status_code}: {detail}); "
-                           "check the server's log, or try again")
+        raise StorageError(
+            f"engram server failed on {where} (HTTP {response.status_code}: {detail}); "
+            "check the server's log, or try again"
+        )
 
     def _list(self, path: str, params: dict[str, Any]) -> list[Any]:
         return list(self._call("GET", path, params=params) or [])
@@ -111,8 +112,18 @@ class Client:
         return [SessionSummary.model_validate(r) for r in rows]
 
     # observations
-    def save(self, session_id: str, title: str, content: str, *, type: str = "manual", project: str = "",
-             scope: str = "project", topic_key: str = "", tool_name: str = "") -> SaveResult:
+    def save(
+        self,
+        session_id: str,
+        title: str,
+        content: str,
+        *,
+        type: str = "manual",
+        project: str = "",
+        scope: str = "project",
+        topic_key: str = "",
+        tool_name: str = "",
+    ) -> SaveResult:
         """``POST /observations``; engram does not say whether it inserted, upserted or deduplicated."""
         body = {"session_id": session_id, "type": type or "manual", "title": title, "content": content}
         body.update(_params(tool_name=tool_name, project=project, scope=scope, topic_key=topic_key))
@@ -127,8 +138,9 @@ class Client:
         """``PATCH /observations/{id}`` with the fields that are not ``None``."""
         body = {k: v for k, v in fields.items() if v is not None}
         if not body:
-            raise InputError("provide at least one field to update (title, content, type, project, scope, "
-                             "topic_key)")
+            raise InputError(
+                "provide at least one field to update (title, content, type, project, scope, topic_key)"
+            )
         return Observation.model_validate(self._call("PATCH", f"/observations/{int(id)}", body=body))
 
     def delete(self, id: int, *, hard: bool = False) -> None:
@@ -141,12 +153,14 @@ class Client:
         try:
             self._call("GET", f"/observations/{int(id)}")
         except NotFound:
-            raise NotFound(f"observation #{id} not found (never saved or already deleted); "
-                           "find ids with search()") from None
+            raise NotFound(
+                f"observation #{id} not found (never saved or already deleted); find ids with search()"
+            ) from None
         self._call("DELETE", f"/observations/{int(id)}", params={"hard": "true" if hard else "false"})
 
-    def search(self, query: str, *, type: str = "", project: str = "", scope: str = "",
-               limit: int = 10) -> list[SearchResult]:
+    def search(
+        self, query: str, *, type: str = "", project: str = "", scope: str = "", limit: int = 10
+    ) -> list[SearchResult]:
         """``GET /search``."""
         if not query.strip():
             raise InputError("search query is empty; pass at least one keyword")
@@ -161,14 +175,20 @@ class Client:
     def latest_by_topic(self, prefix: str, *, project: str = "", scope: str = "") -> Observation | None:
         """Newest-updated of the recent observations whose topic_key starts with ``prefix``."""
         key = normalize_topic_key(prefix)
-        hits = [o for o in self.recent_observations(project, scope, _RECENT_SCAN)
-                if o.topic_key and o.topic_key.startswith(key)]
+        hits = [
+            o
+            for o in self.recent_observations(project, scope, _RECENT_SCAN)
+            if o.topic_key and o.topic_key.startswith(key)
+        ]
         return max(hits, key=lambda o: (o.updated_at, o.id)) if hits else None
 
     def timeline(self, observation_id: int, before: int = 5, after: int = 5) -> TimelineResult:
         """``GET /timeline``."""
-        reply = self._call("GET", "/timeline", params={"observation_id": int(observation_id),
-                                                       "before": before, "after": after})
+        reply = self._call(
+            "GET",
+            "/timeline",
+            params={"observation_id": int(observation_id), "before": before, "after": after},
+        )
         reply["before"] = reply.get("before") or []
         reply["after"] = reply.get("after") or []
         return TimelineResult.model_validate(reply)
@@ -181,8 +201,10 @@ class Client:
 
     def recent_prompts(self, project: str = "", limit: int = 20) -> list[Prompt]:
         """``GET /prompts/recent``."""
-        return [Prompt.model_validate(r) for r in self._list("/prompts/recent",
-                                                            _params(project=project, limit=limit))]
+        return [
+            Prompt.model_validate(r)
+            for r in self._list("/prompts/recent", _params(project=project, limit=limit))
+        ]
 
     def search_prompts(self, query: str, project: str = "", limit: int = 10) -> list[Prompt]:
         """``GET /prompts/search``."""
@@ -199,8 +221,9 @@ class Client:
         reply["projects"] = reply.get("projects") or []
         return Stats.model_validate(reply)
 
-    def passive_capture(self, session_id: str, content: str, project: str = "",
-                        source: str = "") -> PassiveCaptureResult:
+    def passive_capture(
+        self, session_id: str, content: str, project: str = "", source: str = ""
+    ) -> PassiveCaptureResult:
         """``POST /observations/passive``."""
         body = {"session_id": session_id, "content": content, **_params(project=project, source=source)}
         return PassiveCaptureResult.model_validate(self._call("POST", "/observations/passive", body=body))

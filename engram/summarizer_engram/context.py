@@ -37,8 +37,6 @@ def format_context(
         lines.append("")
     if observations:
         lines.append("### Recent Observations")
-        lines.extend(
-            f"- [{o.type}] **{o.title}**: {display_truncate(o.content, 300)}" for o in observations
-        )
+        lines.extend(f"- [{o.type}] **{o.title}**: {display_truncate(o.content, 300)}" for o in observations)
         lines.append("")
     return "\n".join(lines) + "\n"

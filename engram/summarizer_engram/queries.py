@@ -30,8 +30,23 @@ __all__ = [
     "stats",
 ]
 
-OBS_FIELDS = ("id", "session_id", "type", "title", "content", "tool_name", "project", "scope", "topic_key",
-              "revision_count", "duplicate_count", "last_seen_at", "created_at", "updated_at", "deleted_at")
+OBS_FIELDS = (
+    "id",
+    "session_id",
+    "type",
+    "title",
+    "content",
+    "tool_name",
+    "project",
+    "scope",
+    "topic_key",
+    "revision_count",
+    "duplicate_count",
+    "last_seen_at",
+    "created_at",
+    "updated_at",
+    "deleted_at",
+)
 SESSION_FIELDS = ("id", "project", "directory", "started_at", "ended_at", "summary")
 PROMPT_FIELDS = ("id", "session_id", "content", "project", "created_at")
 _OBS = ", ".join(f"o.{name}" for name in OBS_FIELDS)
@@ -107,8 +122,9 @@ def _filters(pairs: Sequence[tuple[str, str]]) -> tuple[str, list[Any]]:
     return "".join(f" AND {column} = ?" for column, _ in used), [value for _, value in used]
 
 
-def search(conn: sqlite3.Connection, expr: str, type_: str, project: str, scope: str,
-           limit: int) -> list[SearchResult]:
+def search(
+    conn: sqlite3.Connection, expr: str, type_: str, project: str, scope: str, limit: int
+) -> list[SearchResult]:
     """Ranked live observations matching the FTS5 expression ``expr``.
 
     Without filters, the best few candidates are ranked inside FTS5 first and only those are joined
@@ -119,15 +135,19 @@ def search(conn: sqlite3.Connection, expr: str, type_: str, project: str, scope:
     where, args = _filters((("o.type", type_), ("o.project", project), ("o.scope", scope)))
     if not where:
         fetch = limit * 2 + 10
-        sql = (f"SELECT {_OBS}, c.rank FROM (SELECT rowid AS id, {_BM25} AS rank FROM observations_fts "
-               f"WHERE observations_fts MATCH ? ORDER BY rank LIMIT ?) c "
-               f"JOIN observations o ON o.id = c.id WHERE {_LIVE} ORDER BY c.rank LIMIT ?")
+        sql = (
+            f"SELECT {_OBS}, c.rank FROM (SELECT rowid AS id, {_BM25} AS rank FROM observations_fts "
+            f"WHERE observations_fts MATCH ? ORDER BY rank LIMIT ?) c "
+            f"JOIN observations o ON o.id = c.id WHERE {_LIVE} ORDER BY c.rank LIMIT ?"
+        )
         rows = conn.execute(sql, (expr, fetch, limit)).fetchall()
         if len(rows) == limit:  # short: deleted rows among the candidates, or few matches (cheap either way)
             return [_hit(r) for r in rows]
-    sql = (f"SELECT {_OBS}, {_BM25} AS rank FROM observations_fts fts "
-           f"JOIN observations o ON o.id = fts.rowid "
-           f"WHERE observations_fts MATCH ? AND {_LIVE}{where} ORDER BY rank LIMIT ?")
+    sql = (
+        f"SELECT {_OBS}, {_BM25} AS rank FROM observations_fts fts "
+        f"JOIN observations o ON o.id = fts.rowid "
+        f"WHERE observations_fts MATCH ? AND {_LIVE}{where} ORDER BY rank LIMIT ?"
+    )
     return [_hit(r) for r in conn.execute(sql, (expr, *args, limit)).fetchall()]
 
 
@@ -148,8 +168,10 @@ def latest_by_topic(conn: sqlite3.Connection, prefix: str, project: str, scope: 
     """Newest-updated live observation whose topic_key starts with ``prefix``."""
     where, args = _filters((("o.project", project), ("o.scope", scope)))
     # A range on the BINARY-collated key is an exact prefix test that can use idx_obs_topic.
-    sql = (f"SELECT {_OBS} FROM observations o WHERE {_LIVE_NOINDEX} AND o.topic_key >= ? "
-           f"AND o.topic_key < ?{where} ORDER BY datetime(o.updated_at) DESC, o.id DESC LIMIT 1")
+    sql = (
+        f"SELECT {_OBS} FROM observations o WHERE {_LIVE_NOINDEX} AND o.topic_key >= ? "
+        f"AND o.topic_key < ?{where} ORDER BY datetime(o.updated_at) DESC, o.id DESC LIMIT 1"
+    )
     row = conn.execute(sql, (prefix, prefix + "\U0010ffff", *args)).fetchone()
     return observation(row) if row else None
 
@@ -164,8 +186,10 @@ def recent_sessions(conn: sqlite3.Connection, project: str, limit: int) -> list[
     """
     projects = dict(conn.execute("SELECT id, project FROM sessions").fetchall())
     activity: dict[str, str] = {}
-    walk = conn.execute(f"SELECT o.session_id, o.created_at FROM observations o WHERE {_LIVE_NOINDEX} "
-                        "ORDER BY o.created_at DESC")
+    walk = conn.execute(
+        f"SELECT o.session_id, o.created_at FROM observations o WHERE {_LIVE_NOINDEX} "
+        "ORDER BY o.created_at DESC"
+    )
     for session_id, created_at in walk:
         wanted = session_id in projects and (not project or projects[session_id] == project)
         if wanted and session_id not in activity:
@@ -176,16 +200,21 @@ def recent_sessions(conn: sqlite3.Connection, project: str, limit: int) -> list[
     idle = conn.execute(
         f"SELECT s.id, s.started_at FROM sessions s WHERE NOT EXISTS (SELECT 1 FROM observations o "
         f"WHERE o.session_id = s.id AND {_LIVE_NOINDEX}){where} ORDER BY s.started_at DESC LIMIT ?",
-        (project, limit) if project else (limit,))
+        (project, limit) if project else (limit,),
+    )
     for session_id, started_at in idle:
         activity.setdefault(session_id, started_at)
     chosen = sorted(activity.items(), key=lambda item: item[1], reverse=True)[:limit]
     fields = ("id", "project", "started_at", "ended_at", "summary", "observation_count")
-    sql = (f"SELECT s.id, s.project, s.started_at, s.ended_at, s.summary, (SELECT COUNT(*) "
-           f"FROM observations o WHERE o.session_id = s.id AND {_LIVE_NOINDEX}) "
-           "FROM sessions s WHERE s.id = ?")
-    return [SessionSummary.model_validate(as_dict(fields, conn.execute(sql, (sid,)).fetchone()))
-            for sid, _ in chosen]
+    sql = (
+        f"SELECT s.id, s.project, s.started_at, s.ended_at, s.summary, (SELECT COUNT(*) "
+        f"FROM observations o WHERE o.session_id = s.id AND {_LIVE_NOINDEX}) "
+        "FROM sessions s WHERE s.id = ?"
+    )
+    return [
+        SessionSummary.model_validate(as_dict(fields, conn.execute(sql, (sid,)).fetchone()))
+        for sid, _ in chosen
+    ]
 
 
 def _prompt(row: Sequence[Any]) -> Prompt:
@@ -195,17 +224,21 @@ def _prompt(row: Sequence[Any]) -> Prompt:
 def recent_prompts(conn: sqlite3.Connection, project: str, limit: int) -> list[Prompt]:
     """Prompts newest first; a NULL project reads as ``""``."""
     where = " WHERE project = ?" if project else ""
-    sql = (f"SELECT id, session_id, content, ifnull(project, ''), created_at FROM user_prompts{where} "
-           "ORDER BY created_at DESC, id DESC LIMIT ?")
+    sql = (
+        f"SELECT id, session_id, content, ifnull(project, ''), created_at FROM user_prompts{where} "
+        "ORDER BY created_at DESC, id DESC LIMIT ?"
+    )
     return [_prompt(r) for r in conn.execute(sql, (project, limit) if project else (limit,))]
 
 
 def search_prompts(conn: sqlite3.Connection, expr: str, project: str, limit: int) -> list[Prompt]:
     """Prompts matching the FTS5 expression, best first."""
     where = " AND p.project = ?" if project else ""
-    sql = ("SELECT p.id, p.session_id, p.content, ifnull(p.project, ''), p.created_at FROM prompts_fts fts "
-           f"JOIN user_prompts p ON p.id = fts.rowid WHERE prompts_fts MATCH ?{where} "
-           "ORDER BY fts.rank LIMIT ?")
+    sql = (
+        "SELECT p.id, p.session_id, p.content, ifnull(p.project, ''), p.created_at FROM prompts_fts fts "
+        f"JOIN user_prompts p ON p.id = fts.rowid WHERE prompts_fts MATCH ?{where} "
+        "ORDER BY fts.rank LIMIT ?"
+    )
     args = (expr, project, limit) if project else (expr, limit)
     return [_prompt(r) for r in conn.execute(sql, args)]
 
@@ -215,8 +248,12 @@ def stats(conn: sqlite3.Connection) -> Stats:
     sessions = conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0]
     observations = conn.execute(f"SELECT COUNT(*) FROM observations o WHERE {_LIVE}").fetchone()[0]
     prompts = conn.execute("SELECT COUNT(*) FROM user_prompts").fetchone()[0]
-    return Stats(total_sessions=sessions, total_observations=observations, total_prompts=prompts,
-                 projects=_projects_by_recency(conn))
+    return Stats(
+        total_sessions=sessions,
+        total_observations=observations,
+        total_prompts=prompts,
+        projects=_projects_by_recency(conn),
+    )
 
 
 def _projects_by_recency(conn: sqlite3.Connection) -> list[str]:
@@ -228,8 +265,10 @@ def _projects_by_recency(conn: sqlite3.Connection) -> list[str]:
     known = {r[0] for r in conn.execute("SELECT DISTINCT project FROM observations WHERE project NOT NULL")}
     ordered: list[str] = []
     seen: set[str] = set()
-    walk = conn.execute(f"SELECT o.project FROM observations o WHERE {_LIVE_NOINDEX} "
-                        "AND +o.project IS NOT NULL ORDER BY o.created_at DESC")
+    walk = conn.execute(
+        f"SELECT o.project FROM observations o WHERE {_LIVE_NOINDEX} "
+        "AND +o.project IS NOT NULL ORDER BY o.created_at DESC"
+    )
     for (project,) in walk:
         if project not in seen:
             seen.add(project)

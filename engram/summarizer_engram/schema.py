@@ -183,8 +183,10 @@ def _rebuild_legacy_observations(conn: sqlite3.Connection) -> None:
         conn.execute(f"DROP TRIGGER IF EXISTS {name}")
     conn.execute("DROP TABLE IF EXISTS observations_fts")
     conn.execute(_OBSERVATIONS_FTS)
-    conn.execute(f"INSERT INTO observations_fts(rowid, {_OBS_COLS}) "
-                 f"SELECT id, {_OBS_COLS} FROM observations WHERE deleted_at IS NULL")
+    conn.execute(
+        f"INSERT INTO observations_fts(rowid, {_OBS_COLS}) "
+        f"SELECT id, {_OBS_COLS} FROM observations WHERE deleted_at IS NULL"
+    )
 
 
 _NEEDS_BACKFILL = """SELECT EXISTS (SELECT 1 FROM observations WHERE scope IS NULL OR scope = ''

@@ -21,7 +21,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from summarizer.errors import InputError, NotFound, StorageError
+from summarizer.core.errors import InputError, NotFound, StorageError
 from summarizer_engram import queries as q
 from summarizer_engram._db import Database
 from summarizer_engram.capture import extract_learnings, learning_title
@@ -164,12 +164,23 @@ class Store:
         ``duplicate_count``; otherwise a row is inserted. The session must exist.
         """
         return self._db.write(
-            lambda c: self._add(c, session_id, type or "manual", title, content, project, scope, topic_key,
-                                tool_name)
+            lambda c: self._add(
+                c, session_id, type or "manual", title, content, project, scope, topic_key, tool_name
+            )
         )
 
-    def _add(self, conn: sqlite3.Connection, session_id: str, type_: str, title: str, content: str,
-             project: str, scope: str, topic_key: str, tool_name: str) -> SaveResult:
+    def _add(
+        self,
+        conn: sqlite3.Connection,
+        session_id: str,
+        type_: str,
+        title: str,
+        content: str,
+        project: str,
+        scope: str,
+        topic_key: str,
+        tool_name: str,
+    ) -> SaveResult:
         title = strip_private(title)
         body, truncated = truncate_content(strip_private(content), self.max_observation_bytes)
         scope, key, proj = normalize_scope(scope), normalize_topic_key(topic_key), nullable(project)
@@ -184,8 +195,10 @@ class Store:
             conn.execute(q.BUMP_DUPLICATE, (row[0],))
             return SaveResult(id=row[0], action="deduplicated", truncated=truncated)
         try:
-            cur = conn.execute(self._insert_sql, (session_id, type_, title, body, nullable(tool_name), proj,
-                                                  scope, nullable(key), digest))
+            cur = conn.execute(
+                self._insert_sql,
+                (session_id, type_, title, body, nullable(tool_name), proj, scope, nullable(key), digest),
+            )
         except sqlite3.IntegrityError as exc:
             if "FOREIGN KEY" in str(exc):
                 raise _session_missing(session_id) from exc
@@ -209,12 +222,15 @@ class Store:
         _check_id(id)
         unknown = set(fields) - {"type", "title", "content", "project", "scope", "topic_key"}
         if unknown:
-            raise InputError(f"cannot update {sorted(unknown)!r}; updatable: type, title, content, project, "
-                             "scope, topic_key")
+            raise InputError(
+                f"cannot update {sorted(unknown)!r}; updatable: type, title, content, project, "
+                "scope, topic_key"
+            )
         given = {k: v for k, v in fields.items() if v is not None}
         if not given:
-            raise InputError("provide at least one field to update (title, content, type, project, scope, "
-                             "topic_key)")
+            raise InputError(
+                "provide at least one field to update (title, content, type, project, scope, topic_key)"
+            )
         return self._db.write(lambda c: self._update(c, id, given))
 
     def _update(self, conn: sqlite3.Connection, id: int, given: dict[str, str]) -> Observation:
@@ -226,15 +242,27 @@ class Store:
             "type": given.get("type", cur.type),
             "title": strip_private(given["title"]) if "title" in given else cur.title,
             "content": truncate_content(strip_private(given["content"]), self.max_observation_bytes)[0]
-            if "content" in given else cur.content,
+            if "content" in given
+            else cur.content,
             "project": nullable(given["project"]) if "project" in given else cur.project,
             "scope": normalize_scope(given["scope"]) if "scope" in given else cur.scope,
-            "topic_key": nullable(normalize_topic_key(given["topic_key"])) if "topic_key" in given
+            "topic_key": nullable(normalize_topic_key(given["topic_key"]))
+            if "topic_key" in given
             else cur.topic_key,
         }
-        conn.execute(q.UPDATE_OBSERVATION, (
-            values["type"], values["title"], values["content"], values["project"], values["scope"],
-            values["topic_key"], hash_normalized(values["content"]), id))
+        conn.execute(
+            q.UPDATE_OBSERVATION,
+            (
+                values["type"],
+                values["title"],
+                values["content"],
+                values["project"],
+                values["scope"],
+                values["topic_key"],
+                hash_normalized(values["content"]),
+                id,
+            ),
+        )
         return q.observation(conn.execute(q.GET_OBSERVATION, (id,)).fetchone())
 
     def delete(self, id: int, *, hard: bool = False) -> None:
@@ -243,11 +271,13 @@ class Store:
         sql = q.HARD_DELETE if hard else q.SOFT_DELETE
         changed = self._db.write(lambda c: c.execute(sql, (id,)).rowcount)
         if not changed:
-            raise NotFound(f"observation #{id} not found (never saved or already deleted); "
-                           "nothing was deleted")
+            raise NotFound(
+                f"observation #{id} not found (never saved or already deleted); nothing was deleted"
+            )
 
-    def search(self, query: str, *, type: str = "", project: str = "", scope: str = "",
-               limit: int = 10) -> list[SearchResult]:
+    def search(
+        self, query: str, *, type: str = "", project: str = "", scope: str = "", limit: int = 10
+    ) -> list[SearchResult]:
         """Full-text search: quoted terms OR-joined, BM25 ranked, live rows only; ``[]`` without hits.
 
         ``limit`` defaults to 10 and is capped at 20; ``type``/``project``/``scope`` filter exactly.
@@ -266,8 +296,9 @@ class Store:
 
     def session_observations(self, session_id: str, limit: int = 200) -> list[Observation]:
         """A session's live observations, oldest first."""
-        rows = self._db.read(lambda c: c.execute(q.SESSION_OBSERVATIONS, (session_id, limit if limit > 0
-                                                                           else 200)).fetchall())
+        rows = self._db.read(
+            lambda c: c.execute(q.SESSION_OBSERVATIONS, (session_id, limit if limit > 0 else 200)).fetchall()
+        )
         return [q.observation(r) for r in rows]
 
     def latest_by_topic(self, prefix: str, *, project: str = "", scope: str = "") -> Observation | None:
@@ -279,8 +310,11 @@ class Store:
     def timeline(self, observation_id: int, before: int = 5, after: int = 5) -> TimelineResult:
         """An observation with its session neighbours (``before``/``after`` <= 0 mean 5)."""
         _check_id(observation_id)
-        return self._db.read(lambda c: self._timeline(c, observation_id, before if before > 0 else 5,
-                                                      after if after > 0 else 5))
+        return self._db.read(
+            lambda c: self._timeline(
+                c, observation_id, before if before > 0 else 5, after if after > 0 else 5
+            )
+        )
 
     def _timeline(self, conn: sqlite3.Connection, id: int, before: int, after: int) -> TimelineResult:
         row = conn.execute(q.GET_OBSERVATION, (id,)).fetchone()
@@ -288,19 +322,25 @@ class Store:
             raise NotFound(f"timeline: observation #{id} not found; pick an id from search()")
         focus = q.observation(row)
         srow = conn.execute(q.GET_SESSION, (focus.session_id,)).fetchone()
-        entries = [TimelineEntry.model_validate(q.as_dict(q.OBS_FIELDS, r))
-                   for r in conn.execute(q.TIMELINE_BEFORE, (focus.session_id, id, before))]
-        later = [TimelineEntry.model_validate(q.as_dict(q.OBS_FIELDS, r))
-                 for r in conn.execute(q.TIMELINE_AFTER, (focus.session_id, id, after))]
+        entries = [
+            TimelineEntry.model_validate(q.as_dict(q.OBS_FIELDS, r))
+            for r in conn.execute(q.TIMELINE_BEFORE, (focus.session_id, id, before))
+        ]
+        later = [
+            TimelineEntry.model_validate(q.as_dict(q.OBS_FIELDS, r))
+            for r in conn.execute(q.TIMELINE_AFTER, (focus.session_id, id, after))
+        ]
         total = conn.execute(q.COUNT_SESSION_OBS, (focus.session_id,)).fetchone()[0]
         session = Session.model_validate(q.as_dict(q.SESSION_FIELDS, srow)) if srow else None
-        return TimelineResult(focus=focus, before=entries[::-1], after=later, session_info=session,
-                              total_in_range=total)
+        return TimelineResult(
+            focus=focus, before=entries[::-1], after=later, session_info=session, total_in_range=total
+        )
 
     # ── prompts, context, stats ─────────────────────────────────────────────────────────────────
 
     def add_prompt(self, session_id: str, content: str, project: str = "") -> int:
         """Record a user prompt (private tags stripped, length capped); returns its id."""
+
         def work(c: sqlite3.Connection) -> int:
             body, _ = truncate_content(strip_private(content), self.max_observation_bytes)
             try:
@@ -326,8 +366,11 @@ class Store:
         scope = normalize_scope(scope) if scope else ""
 
         def work(c: sqlite3.Connection) -> str:
-            return format_context(q.recent_sessions(c, project, 5), q.recent_prompts(c, project, 10),
-                                  q.recent_observations(c, project, scope, 20))
+            return format_context(
+                q.recent_sessions(c, project, 5),
+                q.recent_prompts(c, project, 10),
+                q.recent_observations(c, project, scope, 20),
+            )
 
         return self._db.read(work)
 
@@ -337,8 +380,9 @@ class Store:
 
     # ── passive capture, export/import ──────────────────────────────────────────────────────────
 
-    def passive_capture(self, session_id: str, content: str, project: str = "",
-                        source: str = "") -> PassiveCaptureResult:
+    def passive_capture(
+        self, session_id: str, content: str, project: str = "", source: str = ""
+    ) -> PassiveCaptureResult:
         """Save each "Key Learnings" item of ``content`` as a ``passive`` observation, skipping known ones.
 
         An item is known when a live observation of the same project has the same normalised content
@@ -354,8 +398,9 @@ class Store:
                 if c.execute(q.FIND_HASH, (hash_normalized(item), nullable(project))).fetchone():
                     duplicates += 1
                     continue
-                self._add(c, session_id, "passive", learning_title(item), item, project, "project", "",
-                          source)
+                self._add(
+                    c, session_id, "passive", learning_title(item), item, project, "project", "", source
+                )
                 saved += 1
             return PassiveCaptureResult(extracted=len(items), saved=saved, duplicates=duplicates)
 
@@ -371,8 +416,9 @@ class Store:
 
     def record_synced_chunk(self, chunk_id: str) -> None:
         """Remember that a git-sync chunk was imported (engram's ``sync_chunks``)."""
-        self._db.write(lambda c: c.execute("INSERT OR IGNORE INTO sync_chunks (chunk_id) VALUES (?)",
-                                           (chunk_id,)))
+        self._db.write(
+            lambda c: c.execute("INSERT OR IGNORE INTO sync_chunks (chunk_id) VALUES (?)", (chunk_id,))
+        )
 
     def synced_chunks(self) -> set[str]:
         """Ids of the git-sync chunks already imported."""

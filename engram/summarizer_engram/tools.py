@@ -17,7 +17,7 @@ import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from summarizer.errors import NotFound, SummarizerError
+from summarizer.core.errors import NotFound, SummarizerError
 from summarizer_engram.backend import MemoryBackend
 from summarizer_engram.normalize import default_session_id, display_truncate, go_quote
 from summarizer_engram.topics import suggest_topic_key
@@ -74,8 +74,15 @@ def mem_save(backend: MemoryBackend, /, **args: Any) -> ToolResult:
         return _err("Failed to save: title and content are required; pass both as non-empty strings")
     session_id = _ensure_session(backend, _str(args, "session_id"), project)
     try:
-        result = backend.save(session_id, title, content, type=type_, project=project,
-                              scope=_str(args, "scope") or "project", topic_key=topic_key)
+        result = backend.save(
+            session_id,
+            title,
+            content,
+            type=type_,
+            project=project,
+            scope=_str(args, "scope") or "project",
+            topic_key=topic_key,
+        )
     except SummarizerError as exc:
         return _err(f"Failed to save: {exc}")
     text = f"Memory saved: {go_quote(title)} ({type_})"
@@ -90,8 +97,13 @@ def mem_search(backend: MemoryBackend, /, **args: Any) -> ToolResult:
     """Full-text search over memories."""
     query = _str(args, "query")
     try:
-        hits = backend.search(query, type=_str(args, "type"), project=_str(args, "project"),
-                              scope=_str(args, "scope"), limit=int_arg(args, "limit", 10))
+        hits = backend.search(
+            query,
+            type=_str(args, "type"),
+            project=_str(args, "project"),
+            scope=_str(args, "scope"),
+            limit=int_arg(args, "limit", 10),
+        )
     except SummarizerError as exc:
         return _err(f"Search error: {exc}. Try simpler keywords.")
     if not hits:
@@ -99,8 +111,10 @@ def mem_search(backend: MemoryBackend, /, **args: Any) -> ToolResult:
     parts = [f"Found {len(hits)} memories:\n\n"]
     for i, h in enumerate(hits, 1):
         project = f" | project: {h.project}" if h.project else ""
-        parts.append(f"[{i}] #{h.id} ({h.type}) — {h.title}\n    {display_truncate(h.content, 300)}\n"
-                     f"    {h.created_at}{project} | scope: {h.scope}\n\n")
+        parts.append(
+            f"[{i}] #{h.id} ({h.type}) — {h.title}\n    {display_truncate(h.content, 300)}\n"
+            f"    {h.created_at}{project} | scope: {h.scope}\n\n"
+        )
     return _ok("".join(parts))
 
 
@@ -123,8 +137,11 @@ def mem_get_observation(backend: MemoryBackend, /, **args: Any) -> ToolResult:
         lines.append(f"Topic: {o.topic_key}")
     if o.tool_name:
         lines.append(f"Tool: {o.tool_name}")
-    lines += [f"Duplicates: {o.duplicate_count}", f"Revisions: {o.revision_count}",
-              f"Created: {o.created_at}"]
+    lines += [
+        f"Duplicates: {o.duplicate_count}",
+        f"Revisions: {o.revision_count}",
+        f"Created: {o.created_at}",
+    ]
     return _ok("\n".join(lines))
 
 
@@ -138,8 +155,10 @@ def mem_context(backend: MemoryBackend, /, **args: Any) -> ToolResult:
     except SummarizerError as exc:
         return _err(f"Failed to get context: {exc}")
     projects = ", ".join(stats.projects) or "none"
-    return _ok(f"{context}\n---\nMemory stats: {stats.total_sessions} sessions, "
-               f"{stats.total_observations} observations across projects: {projects}")
+    return _ok(
+        f"{context}\n---\nMemory stats: {stats.total_sessions} sessions, "
+        f"{stats.total_observations} observations across projects: {projects}"
+    )
 
 
 def mem_session_summary(backend: MemoryBackend, /, **args: Any) -> ToolResult:
@@ -149,8 +168,9 @@ def mem_session_summary(backend: MemoryBackend, /, **args: Any) -> ToolResult:
         return _err("Failed to save session summary: content is required")
     session_id = _ensure_session(backend, _str(args, "session_id"), project)
     try:
-        backend.save(session_id, f"Session summary: {project}", content, type="session_summary",
-                     project=project)
+        backend.save(
+            session_id, f"Session summary: {project}", content, type="session_summary", project=project
+        )
     except SummarizerError as exc:
         return _err(f"Failed to save session summary: {exc}")
     return _ok(f"Session summary saved for project {go_quote(project)}")
@@ -235,9 +255,11 @@ def mem_stats(backend: MemoryBackend, /, **args: Any) -> ToolResult:
     except SummarizerError as exc:
         return _err(f"Failed to get stats: {exc}")
     projects = ", ".join(s.projects) or "none yet"
-    return _ok(f"Memory System Stats:\n- Sessions: {s.total_sessions}\n"
-               f"- Observations: {s.total_observations}\n- Prompts: {s.total_prompts}\n"
-               f"- Projects: {projects}")
+    return _ok(
+        f"Memory System Stats:\n- Sessions: {s.total_sessions}\n"
+        f"- Observations: {s.total_observations}\n- Prompts: {s.total_prompts}\n"
+        f"- Projects: {projects}"
+    )
 
 
 def mem_timeline(backend: MemoryBackend, /, **args: Any) -> ToolResult:
@@ -253,15 +275,19 @@ def mem_timeline(backend: MemoryBackend, /, **args: Any) -> ToolResult:
     if t.session_info is not None:
         s = t.session_info
         summary = f" — {display_truncate(s.summary, 100)}" if s.summary else ""
-        out.append(f"Session: {s.project} ({s.started_at}){summary}\n"
-                   f"Total observations in session: {t.total_in_range}\n\n")
+        out.append(
+            f"Session: {s.project} ({s.started_at}){summary}\n"
+            f"Total observations in session: {t.total_in_range}\n\n"
+        )
     if t.before:
         out.append("─── Before ───\n")
         out.extend(f"  #{e.id} [{e.type}] {e.title} — {display_truncate(e.content, 150)}\n" for e in t.before)
         out.append("\n")
     f = t.focus
-    out.append(f">>> #{f.id} [{f.type}] {f.title} <<<\n    {display_truncate(f.content, 500)}\n"
-               f"    {f.created_at}\n\n")
+    out.append(
+        f">>> #{f.id} [{f.type}] {f.title} <<<\n    {display_truncate(f.content, 500)}\n"
+        f"    {f.created_at}\n\n"
+    )
     if t.after:
         out.append("─── After ───\n")
         out.extend(f"  #{e.id} [{e.type}] {e.title} — {display_truncate(e.content, 150)}\n" for e in t.after)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
 from summarizer_engram import queries as q
 from summarizer_engram.models import ExportData, ImportResult, Observation, Prompt, Session
 from summarizer_engram.normalize import (
@@ -44,11 +44,17 @@ _PROMPT_EXISTS = "SELECT 1 FROM user_prompts WHERE session_id = ? AND content = 
 
 def export_rows(conn: sqlite3.Connection) -> ExportData:
     """All sessions (by start), observations including soft-deleted (by id) and prompts (by id)."""
-    sessions = [Session.model_validate(q.as_dict(q.SESSION_FIELDS, r)) for r in conn.execute(
-        f"SELECT {', '.join(q.SESSION_FIELDS)} FROM sessions ORDER BY started_at, id")]
+    sessions = [
+        Session.model_validate(q.as_dict(q.SESSION_FIELDS, r))
+        for r in conn.execute(f"SELECT {', '.join(q.SESSION_FIELDS)} FROM sessions ORDER BY started_at, id")
+    ]
     observations = [q.observation(r) for r in conn.execute(_EXPORT_OBS)]
-    prompts = [Prompt.model_validate(q.as_dict(q.PROMPT_FIELDS, r)) for r in conn.execute(
-        "SELECT id, session_id, content, ifnull(project, ''), created_at FROM user_prompts ORDER BY id")]
+    prompts = [
+        Prompt.model_validate(q.as_dict(q.PROMPT_FIELDS, r))
+        for r in conn.execute(
+            "SELECT id, session_id, content, ifnull(project, ''), created_at FROM user_prompts ORDER BY id"
+        )
+    ]
     now = conn.execute("SELECT datetime('now')").fetchone()[0]
     return ExportData(exported_at=now, sessions=sessions, observations=observations, prompts=prompts)
 
@@ -59,10 +65,26 @@ def _import_observation(conn: sqlite3.Connection, o: Observation, max_bytes: int
     exists = conn.execute(_OBS_EXISTS, (o.session_id, o.type, title, content, o.project, scope, o.created_at))
     if exists.fetchone():
         return False
-    conn.execute(_IMPORT_OBS, (
-        o.session_id, o.type, title, content, o.tool_name, nullable(o.project), scope,
-        nullable(normalize_topic_key(o.topic_key)), hash_normalized(content), max(o.revision_count, 1),
-        max(o.duplicate_count, 1), o.last_seen_at, o.created_at, o.updated_at or o.created_at, o.deleted_at))
+    conn.execute(
+        _IMPORT_OBS,
+        (
+            o.session_id,
+            o.type,
+            title,
+            content,
+            o.tool_name,
+            nullable(o.project),
+            scope,
+            nullable(normalize_topic_key(o.topic_key)),
+            hash_normalized(content),
+            max(o.revision_count, 1),
+            max(o.duplicate_count, 1),
+            o.last_seen_at,
+            o.created_at,
+            o.updated_at or o.created_at,
+            o.deleted_at,
+        ),
+    )
     return True
 
 
@@ -72,22 +94,29 @@ def import_rows(conn: sqlite3.Connection, data: ExportData, max_bytes: int) -> I
     for s in data.sessions:
         cur = conn.execute(
             "INSERT OR IGNORE INTO sessions (id, project, directory, started_at, ended_at, summary) "
-            "VALUES (?, ?, ?, ?, ?, ?)", (s.id, s.project, s.directory, s.started_at, s.ended_at, s.summary))
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (s.id, s.project, s.directory, s.started_at, s.ended_at, s.summary),
+        )
         sessions += cur.rowcount
     for i, o in enumerate(data.observations):
         try:
             observations += _import_observation(conn, o, max_bytes)
         except sqlite3.IntegrityError as exc:
-            raise InputError(f"import observation {i}: {exc} (session {o.session_id!r} is in neither the "
-                             "export nor the store); nothing was imported") from exc
+            raise InputError(
+                f"import observation {i}: {exc} (session {o.session_id!r} is in neither the "
+                "export nor the store); nothing was imported"
+            ) from exc
     for i, p in enumerate(data.prompts):
         if conn.execute(_PROMPT_EXISTS, (p.session_id, p.content, p.created_at)).fetchone():
             continue
         try:
             conn.execute(_IMPORT_PROMPT, (p.session_id, p.content, p.project, p.created_at))
         except sqlite3.IntegrityError as exc:
-            raise InputError(f"import prompt {i}: {exc} (session {p.session_id!r} is in neither the export "
-                             "nor the store); nothing was imported") from exc
+            raise InputError(
+                f"import prompt {i}: {exc} (session {p.session_id!r} is in neither the export "
+                "nor the store); nothing was imported"
+            ) from exc
         prompts += 1
-    return ImportResult(sessions_imported=sessions, observations_imported=observations,
-                        prompts_imported=prompts)
+    return ImportResult(
+        sessions_imported=sessions, observations_imported=observations, prompts_imported=prompts
+    )

@@ -47,8 +47,9 @@ def spawn(argv: list[str], out_fd: int) -> int:
     would stay ignored in the child (``yes | head`` would then never end).
     """
     actions = [(os.POSIX_SPAWN_DUP2, out_fd, 1), (os.POSIX_SPAWN_DUP2, out_fd, 2)]
-    return os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions,
-                           setsigdef=(signal.SIGPIPE, signal.SIGXFSZ))  # fmt: skip
+    return os.posix_spawnp(
+        argv[0], argv, os.environ, file_actions=actions, setsigdef=(signal.SIGPIPE, signal.SIGXFSZ)
+    )
 
 
 class ChildOutput:

@@ -110,7 +110,7 @@ def try_cold_output(args: list[str]) -> bool:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         return _step_aside(source, data)
-    from summarizer.scrub import scrub
+    from summarizer.core.scrub import scrub
 
     if scrub(text)[1]:
         return _step_aside(source, data)
@@ -128,7 +128,7 @@ def _store(data: bytes) -> bool:
     from pathlib import Path
 
     from summarizer.agents.paths import store_dir
-    from summarizer.errors import InputError
+    from summarizer.core.errors import InputError
     from summarizer.output.originals import OriginalNotStored, OriginalStore
 
     try:

@@ -49,40 +49,192 @@ __all__ = ["EXCLUDE_FILE", "VERBATIM", "answer", "exclude_prefixes", "main", "re
 EXCLUDE_FILE = "hook-exclude"
 
 # Output that is content the agent asked to read, word for word (first word, or first two words).
-VERBATIM = frozenset({
-    "cat", "head", "tail", "less", "more", "bat", "batcat", "nl", "tac", "sed", "awk", "gawk", "cut",
-    "jq", "yq", "xq", "xxd", "od", "hexdump", "strings", "base64", "diff", "cmp", "grep", "egrep",
-    "fgrep", "rg", "ag", "ack", "echo", "printf", "pwd", "which", "type", "command", "realpath",
-    "readlink", "stat", "file", "wc", "curl", "wget", "env", "printenv", "true", "false", "test", "[",
-    "git diff", "git show", "git blame", "git cat-file", "git format-patch", "git config",
-    "git rev-parse", "git ls-files", "gh pr diff", "gh pr view", "gh issue view", "gh api",
-    "kubectl get", "kubectl describe",
-})  # fmt: skip
+VERBATIM = frozenset(
+    {
+        "cat",
+        "head",
+        "tail",
+        "less",
+        "more",
+        "bat",
+        "batcat",
+        "nl",
+        "tac",
+        "sed",
+        "awk",
+        "gawk",
+        "cut",
+        "jq",
+        "yq",
+        "xq",
+        "xxd",
+        "od",
+        "hexdump",
+        "strings",
+        "base64",
+        "diff",
+        "cmp",
+        "grep",
+        "egrep",
+        "fgrep",
+        "rg",
+        "ag",
+        "ack",
+        "echo",
+        "printf",
+        "pwd",
+        "which",
+        "type",
+        "command",
+        "realpath",
+        "readlink",
+        "stat",
+        "file",
+        "wc",
+        "curl",
+        "wget",
+        "env",
+        "printenv",
+        "true",
+        "false",
+        "test",
+        "[",
+        "git diff",
+        "git show",
+        "git blame",
+        "git cat-file",
+        "git format-patch",
+        "git config",
+        "git rev-parse",
+        "git ls-files",
+        "gh pr diff",
+        "gh pr view",
+        "gh issue view",
+        "gh api",
+        "kubectl get",
+        "kubectl describe",
+    }
+)
 # Programs that want a terminal (any arguments), and REPLs (without arguments).
-INTERACTIVE = frozenset({
-    "vim", "vi", "nvim", "nano", "emacs", "pico", "micro", "man", "top", "htop", "btop", "watch",
-    "ssh", "mosh", "telnet", "tmux", "screen", "fzf", "ncdu", "mc", "tig", "lazygit", "ranger",
-})  # fmt: skip
-REPLS = frozenset({
-    "python", "python3", "ipython", "node", "irb", "ghci", "psql", "mysql", "sqlite3", "redis-cli",
-    "mongo", "mongosh", "bash", "sh", "zsh", "fish", "R", "julia", "lua",
-})  # fmt: skip
+INTERACTIVE = frozenset(
+    {
+        "vim",
+        "vi",
+        "nvim",
+        "nano",
+        "emacs",
+        "pico",
+        "micro",
+        "man",
+        "top",
+        "htop",
+        "btop",
+        "watch",
+        "ssh",
+        "mosh",
+        "telnet",
+        "tmux",
+        "screen",
+        "fzf",
+        "ncdu",
+        "mc",
+        "tig",
+        "lazygit",
+        "ranger",
+    }
+)
+REPLS = frozenset(
+    {
+        "python",
+        "python3",
+        "ipython",
+        "node",
+        "irb",
+        "ghci",
+        "psql",
+        "mysql",
+        "sqlite3",
+        "redis-cli",
+        "mongo",
+        "mongosh",
+        "bash",
+        "sh",
+        "zsh",
+        "fish",
+        "R",
+        "julia",
+        "lua",
+    }
+)
 _NO_EDITOR = ("-m", "-F", "--message", "--file", "--no-edit", "-C", "--fixup", "--amend")
 # Programs that run another command given as their arguments. Claude Code may match a permission
 # rule against the command inside (`timeout 5 rm -rf x` against `Bash(rm:*)`); `summarizer run --
 # timeout ...` would no longer match it, so a wrapped command is left alone: never weaken a rule.
-RUNS_ANOTHER = frozenset({
-    "timeout", "nice", "nohup", "time", "stdbuf", "ionice", "sudo", "doas", "su", "runuser", "xargs",
-    "chrt", "taskset", "flock", "strace", "ltrace", "unbuffer", "setsid", "nsenter", "chroot",
-    "parallel", "watch", "caffeinate",
-})  # fmt: skip
+RUNS_ANOTHER = frozenset(
+    {
+        "timeout",
+        "nice",
+        "nohup",
+        "time",
+        "stdbuf",
+        "ionice",
+        "sudo",
+        "doas",
+        "su",
+        "runuser",
+        "xargs",
+        "chrt",
+        "taskset",
+        "flock",
+        "strace",
+        "ltrace",
+        "unbuffer",
+        "setsid",
+        "nsenter",
+        "chroot",
+        "parallel",
+        "watch",
+        "caffeinate",
+    }
+)
 SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh", "fish", "busybox"})
 # Builtins whose effect lives in the shell itself.
-STATEFUL = frozenset({
-    "cd", "pushd", "popd", "export", "unset", "source", ".", "alias", "unalias", "set", "shopt",
-    "eval", "exec", "exit", "return", "declare", "typeset", "local", "readonly", "ulimit", "umask",
-    "trap", "wait", "jobs", "fg", "bg", "disown", "hash", "builtin", "read", "history", "setopt",
-})  # fmt: skip
+STATEFUL = frozenset(
+    {
+        "cd",
+        "pushd",
+        "popd",
+        "export",
+        "unset",
+        "source",
+        ".",
+        "alias",
+        "unalias",
+        "set",
+        "shopt",
+        "eval",
+        "exec",
+        "exit",
+        "return",
+        "declare",
+        "typeset",
+        "local",
+        "readonly",
+        "ulimit",
+        "umask",
+        "trap",
+        "wait",
+        "jobs",
+        "fg",
+        "bg",
+        "disown",
+        "hash",
+        "builtin",
+        "read",
+        "history",
+        "setopt",
+    }
+)
 
 
 def exclude_prefixes(env: Mapping[str, str]) -> list[str]:

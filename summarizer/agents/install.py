@@ -26,7 +26,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from summarizer.errors import InputError, StorageError
+from summarizer.core.errors import InputError, StorageError
 
 __all__ = ["AGENTS", "Installed", "install", "location", "show", "uninstall"]
 
@@ -315,8 +315,14 @@ def show(env: Mapping[str, str], cwd: Path) -> list[Installed]:
                 raw = _read(path)
                 installed = raw is not None and PLUGIN_MARK.encode() in raw
                 if installed and raw is not None:
-                    line = next((x for x in raw.decode("utf-8", "replace").splitlines()
-                                 if x.startswith("const SUMMARIZER = ")), "")  # fmt: skip
+                    line = next(
+                        (
+                            x
+                            for x in raw.decode("utf-8", "replace").splitlines()
+                            if x.startswith("const SUMMARIZER = ")
+                        ),
+                        "",
+                    )
                     command = line.removeprefix("const SUMMARIZER = ").rstrip(";").strip('"') or None
             else:
                 installed = _codex_block(_read(path)) is not None

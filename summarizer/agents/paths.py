@@ -1,6 +1,6 @@
 """Where summarizer keeps its files, computed with the standard library only (cold command path).
 
-These mirror :class:`summarizer.settings.Settings` (``cache_dir``, ``store_dir``) without importing
+These mirror :class:`summarizer.core.settings.Settings` (``cache_dir``, ``store_dir``) without importing
 pydantic; ``tests/agents/test_paths.py`` checks that both give the same answers.
 """
 

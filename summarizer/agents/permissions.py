@@ -53,14 +53,19 @@ def settings_files(project_dir: str, env: Mapping[str, str]) -> tuple[list[str],
     """(files whose allow rules count, files whose deny/ask rules count too) in Claude Code's places."""
     home = env.get("HOME") or os.path.expanduser("~")
     user_dir = env.get("CLAUDE_CONFIG_DIR") or os.path.join(home, ".claude")
-    strict = [MANAGED_SETTINGS, os.path.join(user_dir, "settings.json"),
-              os.path.join(project_dir, ".claude", "settings.json"),
-              os.path.join(project_dir, ".claude", "settings.local.json")]  # fmt: skip
+    strict = [
+        MANAGED_SETTINGS,
+        os.path.join(user_dir, "settings.json"),
+        os.path.join(project_dir, ".claude", "settings.json"),
+        os.path.join(project_dir, ".claude", "settings.local.json"),
+    ]
     liberal = list(strict)
     parent = os.path.dirname(os.path.abspath(project_dir))
     while parent and parent != os.path.dirname(parent):
-        liberal += [os.path.join(parent, ".claude", "settings.json"),
-                    os.path.join(parent, ".claude", "settings.local.json")]  # fmt: skip
+        liberal += [
+            os.path.join(parent, ".claude", "settings.json"),
+            os.path.join(parent, ".claude", "settings.local.json"),
+        ]
         parent = os.path.dirname(parent)
     return strict, liberal
 

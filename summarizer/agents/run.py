@@ -41,8 +41,16 @@ if TYPE_CHECKING:
 else:
     import _signal as signal  # without enum: see summarizer.agents.child
 
-__all__ = ["COLD_MAX_BYTES", "DEFAULT_THRESHOLD", "STREAM_BYTES", "USAGE", "RunCall", "main", "parse",
-           "passthrough_bound"]  # fmt: skip
+__all__ = [
+    "COLD_MAX_BYTES",
+    "DEFAULT_THRESHOLD",
+    "STREAM_BYTES",
+    "USAGE",
+    "RunCall",
+    "main",
+    "parse",
+    "passthrough_bound",
+]
 
 # The compressor's default pass-through threshold in tokens (summarizer.output.models, which
 # imports pydantic: tests/agents/test_run.py checks the two agree).

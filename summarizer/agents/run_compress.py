@@ -55,7 +55,7 @@ def compress_run(
 ) -> int:
     """Compress and print the output; ``streamed`` bytes were printed already (None: stdout closed)."""
     from summarizer import app
-    from summarizer.errors import SummarizerError
+    from summarizer.core.errors import SummarizerError
     from summarizer.output import OriginalNotStored, OutputOptions, compress
 
     stream = _Replay(head, child)
@@ -97,8 +97,10 @@ def _print(result: OutputResult, store: OriginalStore, streamed: int, status: in
         return
     text = with_exit_code(result.text, status)
     if streamed:
-        text = (f"\n[summarizer run: the first {streamed:,} bytes above were printed as they came; "
-                "the whole output, compressed, follows]\n" + text)  # fmt: skip
+        text = (
+            f"\n[summarizer run: the first {streamed:,} bytes above were printed as they came; "
+            "the whole output, compressed, follows]\n" + text
+        )
     write_all(1, text.encode("utf-8", "replace"))
 
 

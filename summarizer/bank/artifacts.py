@@ -104,9 +104,11 @@ def _review(artifact: Artifact, text: str) -> ArtifactAction:
     if verdict != "APPROVED":
         why = f"verdict {verdict}" if verdict else "no verdict found"
         return ArtifactAction(
-            artifact, flag=f"{artifact.name}: {why}; not compressed, left in .tmp/", verdict=verdict,
+            artifact,
+            flag=f"{artifact.name}: {why}; not compressed, left in .tmp/",
+            verdict=verdict,
             details=", ".join(details),
-        )  # fmt: skip
+        )
     line = f"**Review:** APPROVED — {artifact.name}" + (f" ({', '.join(details)})" if details else "")
     decision: tuple[str, str, str] | None = None
     adr = _ADR_REF.search(text)

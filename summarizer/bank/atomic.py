@@ -30,7 +30,7 @@ from pathlib import Path
 
 from filelock import FileLock, Timeout
 
-from summarizer.errors import StorageError
+from summarizer.core.errors import StorageError
 
 __all__ = [
     "CRASH_AFTER_ENV",

@@ -15,7 +15,7 @@ from typing import Any
 from summarizer.bank.gate import Summarize, run_gate
 from summarizer.bank.request import GateRequest
 from summarizer.bank.sprint import close_sprint, default_learnings_dir, injection_block, with_inject_hints
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
 
 __all__ = ["GateCall", "GateOutput", "run_gate_call"]
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from summarizer.bank.markdown import BankFormatError
-from summarizer.vocabulary import BANDS, Band
+from summarizer.core.vocabulary import BANDS, Band
 
 __all__ = [
     "MARKER_RE",
@@ -163,8 +163,15 @@ class BankEntry:
 
 
 _APPROVED = {"approved", "approve", "lgtm", "accepted", "pass", "passed"}
-_CHANGES = {"request_changes", "requested_changes", "changes_requested", "needs_revision", "needs_changes",
-            "rejected", "revise"}  # fmt: skip
+_CHANGES = {
+    "request_changes",
+    "requested_changes",
+    "changes_requested",
+    "needs_revision",
+    "needs_changes",
+    "rejected",
+    "revise",
+}
 
 
 def normalise_verdict(raw: str) -> str:

@@ -43,7 +43,7 @@ from summarizer.bank.state_file import LogRecord, StateFile, render_state_file
 from summarizer.bank.trim import trim
 from summarizer.bank.xref import XrefIndex, render_next_ids, render_xref
 from summarizer.bank.zz import render_zz
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
 
 __all__ = ["GatePlan", "GateRequest", "Summarize", "next_state_file", "plan_gate", "run_gate", "write_plan"]
 

@@ -141,10 +141,7 @@ def record_batch(
 
     rows = [r for r in stored if not mine(r.feature, r.date, r.phase, r.agent)]
     rows += [UnfinishedRow(feature, u.phase, u.date, u.agent, u.status, u.reason) for u in unfinished]
-    kept = [
-        r for r in verdicts
-        if _from_artifact(r) or not mine(r.feature, r.date, r.phase, r.reviewer)
-    ]  # fmt: skip
+    kept = [r for r in verdicts if _from_artifact(r) or not mine(r.feature, r.date, r.phase, r.reviewer)]
     for p in reviews:
         who = p.agent + (f" [{p.explicit}]" if p.explicit else "")
         verdict = normalise_verdict(p.clean.verdict or "")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from summarizer.errors import StorageError
+from summarizer.core.errors import StorageError
 
 __all__ = [
     "BankFormatError",

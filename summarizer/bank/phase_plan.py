@@ -29,10 +29,10 @@ from summarizer.bank.report import GateReport, PhaseBudget, PlanNote
 from summarizer.bank.request import GateRequest
 from summarizer.bank.subtasks import assign
 from summarizer.bank.xref_rules import add_entry_xrefs
-from summarizer.errors import EscalationRequired, InputError
+from summarizer.core.errors import EscalationRequired, InputError
+from summarizer.core.scrub import scrub
 from summarizer.phasegate.budget import TOTAL_BUDGET, escalation_message
 from summarizer.phasegate.templates import data_only
-from summarizer.scrub import scrub
 
 __all__ = ["Batch", "PlanContext", "apply_artifacts", "apply_entries"]
 
@@ -107,12 +107,26 @@ def _entry(
     # so its validator can recognise an answer that obeys one.
     band, clean = p.score.priority, data_only(p.clean)
     return BankEntry(
-        date=p.date, phase=p.phase, agent=p.agent, digest=p.digest, band=band, score=p.score.score,
-        cost=cost, lines=render_bank_lines(clean, band, expanded, semantic), feature=feature,
-        status=clean.status, to_agents=p.score.to_agents, files=clean.files_changed, tests=clean.tests,
-        coverage=clean.coverage, verdict=clean.verdict, critical_issues=clean.critical_issues, title=p.title,
-        subtask=p.subtask, note=clean.status_note if clean.status == "partial" else None,
-    )  # fmt: skip
+        date=p.date,
+        phase=p.phase,
+        agent=p.agent,
+        digest=p.digest,
+        band=band,
+        score=p.score.score,
+        cost=cost,
+        lines=render_bank_lines(clean, band, expanded, semantic),
+        feature=feature,
+        status=clean.status,
+        to_agents=p.score.to_agents,
+        files=clean.files_changed,
+        tests=clean.tests,
+        coverage=clean.coverage,
+        verdict=clean.verdict,
+        critical_issues=clean.critical_issues,
+        title=p.title,
+        subtask=p.subtask,
+        note=clean.status_note if clean.status == "partial" else None,
+    )
 
 
 def _log_body(entry: BankEntry) -> list[str]:
@@ -178,11 +192,17 @@ def _plan(ctx: PlanContext, phase: str) -> LedgerRow:
     active, feature = ctx.state.active, ctx.request.feature
     estimated, previous, known = resolve_plan(active.ledger, feature, phase, ctx.request.estimated_phases)
     source = "changed" if previous is not None else ("bank" if known else "recorded")
-    ctx.plans.append(PlanNote(
-        feature=feature, phase=phase, estimated_phases=estimated, per_phase=per_phase_budget(estimated),
-        source=source, previous_phases=previous,
-        previous_per_phase=per_phase_budget(previous) if previous is not None else None,
-    ))  # fmt: skip
+    ctx.plans.append(
+        PlanNote(
+            feature=feature,
+            phase=phase,
+            estimated_phases=estimated,
+            per_phase=per_phase_budget(estimated),
+            source=source,
+            previous_phases=previous,
+            previous_per_phase=per_phase_budget(previous) if previous is not None else None,
+        )
+    )
     return open_phase(active.ledger, feature, phase, estimated)
 
 

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 
 from summarizer.bank.entry import EntryKey, content_hash
 from summarizer.bank.request import GateRequest
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
+from summarizer.core.scrub import scrub
 from summarizer.phasegate.facts import shorten
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.scoring import Score, score_entry
 from summarizer.phasegate.service import scrub_entry
 from summarizer.phasegate.templates import first_sentence
-from summarizer.scrub import scrub
 
 __all__ = ["Prepared", "Unfinished", "prepare_entries"]
 
@@ -105,11 +105,16 @@ def prepare_entries(
         if not score.compress or score.warning:
             flags.append(f"entry {number} ({entry.agent}, phase {phase}): " + "; ".join(score.flags))
         prepared = Prepared(
-            index=number, phase=phase, date=date, score=score, clean=clean,
+            index=number,
+            phase=phase,
+            date=date,
+            score=score,
+            clean=clean,
             digest=content_hash(date, phase, entry.agent, entry.summary),
             title=clean.title or shorten(first_sentence(clean.summary), 60),
-            redactions=len(redactions), explicit=explicit,
-        )  # fmt: skip
+            redactions=len(redactions),
+            explicit=explicit,
+        )
         if clean.verdict:
             reviews.append(prepared)
         if not score.compress:

@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.scoring import Band
 

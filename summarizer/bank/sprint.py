@@ -33,8 +33,8 @@ from summarizer.bank.layout import BankPaths, load_state
 from summarizer.bank.markdown import read_bank_text
 from summarizer.bank.report import CloseReport, GateReport
 from summarizer.bank.zz import next_phase_label, zz_name
-from summarizer.errors import NotFound
-from summarizer.scrub import scrub
+from summarizer.core.errors import NotFound
+from summarizer.core.scrub import scrub
 
 __all__ = ["close_sprint", "default_learnings_dir", "inject_command", "injection_block", "with_inject_hints"]
 

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Literal
 
 from summarizer.bank.markdown import BankFormatError, around_table, render_table, split_sections, table_rows
-from summarizer.errors import StorageError
+from summarizer.core.errors import StorageError
 
 __all__ = [
     "PREFIXES",

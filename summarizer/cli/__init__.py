@@ -32,9 +32,9 @@ COMMANDS: dict[str, str] = {
     "cache": "summarizer.cli.cache:cache",
     "eval": "summarizer.cli.evaluate:evaluate",
     "mcp": "summarizer.cli.mcp:mcp",
-    "run": "summarizer.agents.commands:run",
-    "hook": "summarizer.agents.commands:hook",
-    "init": "summarizer.agents.commands:init",
+    "run": "summarizer.cli.agents:run",
+    "hook": "summarizer.cli.agents:hook",
+    "init": "summarizer.cli.agents:init",
 }
 
 _HELP: dict[str, str] = {

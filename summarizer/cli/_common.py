@@ -9,9 +9,9 @@ from typing import Any, ParamSpec, TypeVar
 
 import click
 
-from summarizer.errors import SummarizerError
-from summarizer.inputs import read_bytes, read_json_object, read_text
-from summarizer.jsonio import pretty
+from summarizer.core.errors import SummarizerError
+from summarizer.core.inputs import read_bytes, read_json_object, read_text
+from summarizer.core.jsonio import pretty
 
 __all__ = [
     "SafeText",
@@ -71,7 +71,7 @@ class SafeText:
     def write(self, text: str) -> int:
         """Write ``text`` without what :func:`~summarizer.semantic.untrusted.neutralise` removes."""
         if isinstance(text, str):
-            from summarizer.printable import neutralise
+            from summarizer.core.printable import neutralise
 
             text = neutralise(text)
         return int(self._inner.write(text))

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import click
 
 from summarizer.cli._common import handle_errors
-from summarizer.errors import SummarizerError
+from summarizer.core.errors import SummarizerError
 
 if TYPE_CHECKING:
     from summarizer_cache import CacheAdmin, NamespaceStats
@@ -29,8 +29,8 @@ __all__ = ["cache"]
 def _open() -> tuple[CacheAdmin, set[str]]:
     """The configured cache and the digests of the prompts in use now."""
     from summarizer.app import build_cache
+    from summarizer.core.settings import Settings
     from summarizer.semantic.prompts import PromptLibrary
-    from summarizer.settings import Settings
 
     settings = Settings.load(os.environ)
     return build_cache(settings), set(PromptLibrary(settings.prompt_dir).digests().values())
@@ -76,8 +76,11 @@ def stats(as_json: bool) -> None:
         store.close()
     originals = _originals()
     if as_json:
-        payload = {"location": store.location, "namespaces": [r.model_dump() for r in rows],
-                   "originals": originals_figures(originals)}  # fmt: skip
+        payload = {
+            "location": store.location,
+            "namespaces": [r.model_dump() for r in rows],
+            "originals": originals_figures(originals),
+        }
         click.echo(json.dumps(payload, indent=2))
         return
     click.echo(f"cache: {store.location}")
@@ -129,17 +132,25 @@ def _originals() -> OriginalStore:
 def originals_figures(store: OriginalStore) -> dict[str, object]:
     """The originals' count, size and limits, for ``cache stats --json``."""
     used = store.usage()
-    return {"location": str(store.directory), "count": used.count, "bytes": used.bytes,
-            "partial_files": used.partials, "partial_bytes": used.partial_bytes,
-            "max_bytes": store.policy.max_bytes, "max_age_seconds": store.policy.max_age_s}  # fmt: skip
+    return {
+        "location": str(store.directory),
+        "count": used.count,
+        "bytes": used.bytes,
+        "partial_files": used.partials,
+        "partial_bytes": used.partial_bytes,
+        "max_bytes": store.policy.max_bytes,
+        "max_age_seconds": store.policy.max_age_s,
+    }
 
 
 def originals_line(store: OriginalStore) -> str:
     """One line: how many originals, how big, against which limits."""
     used = store.usage()
     days = store.policy.max_age_s / 86400
-    line = (f"originals: {used.count} stored, {_size(used.bytes)} in {store.directory} "
-            f"(cap {_size(store.policy.max_bytes)}, unused for {days:g} days evicted)")  # fmt: skip
+    line = (
+        f"originals: {used.count} stored, {_size(used.bytes)} in {store.directory} "
+        f"(cap {_size(store.policy.max_bytes)}, unused for {days:g} days evicted)"
+    )
     if used.partials:
         line += f"; {used.partials} partial files ({_size(used.partial_bytes)}) of running or killed runs"
     return line
@@ -147,8 +158,10 @@ def originals_line(store: OriginalStore) -> str:
 
 def prune_line(done: Maintenance) -> str:
     """What a prune removed from the originals store."""
-    return (f"removed {done.evicted} originals ({_size(done.evicted_bytes)}) and {done.partials} "
-            f"partial files of killed runs ({_size(done.partial_bytes)})")  # fmt: skip
+    return (
+        f"removed {done.evicted} originals ({_size(done.evicted_bytes)}) and {done.partials} "
+        f"partial files of killed runs ({_size(done.partial_bytes)})"
+    )
 
 
 def _confirmed(question: str) -> bool:

@@ -20,8 +20,13 @@ __all__ = ["envelope"]
 
 @click.command("envelope")
 @click.argument("source", default="-", metavar="[FILE|-]")
-@click.option("--cap", type=click.IntRange(min=1), default=DEFAULT_CAP, show_default=True,
-              help="Byte budget for the compact JSON of the reduced envelope.")
+@click.option(
+    "--cap",
+    type=click.IntRange(min=1),
+    default=DEFAULT_CAP,
+    show_default=True,
+    help="Byte budget for the compact JSON of the reduced envelope.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print a report (mode, sizes, recovery list) too.")
 @handle_errors
 def envelope(source: str, cap: int, as_json: bool) -> None:

@@ -76,16 +76,30 @@ __all__ = ["evaluate"]
     metavar="[C:]METRIC>=V",
     help="Fail (exit 1) unless every contender (or C) meets it, e.g. fact_recall>=0.9, latency_p95<=800.",
 )
-@click.option("--no-regression-vs", default=None, metavar="BASELINE",
-              help="Fail on a significant loss to BASELINE.")  # fmt: skip
-@click.option("--alpha", default=0.05, show_default=True,
-              type=click.FloatRange(0, 1, min_open=True, max_open=True),
-              help="Significance level of --no-regression-vs and of the recommendation.")  # fmt: skip
+@click.option(
+    "--no-regression-vs", default=None, metavar="BASELINE", help="Fail on a significant loss to BASELINE."
+)
+@click.option(
+    "--alpha",
+    default=0.05,
+    show_default=True,
+    type=click.FloatRange(0, 1, min_open=True, max_open=True),
+    help="Significance level of --no-regression-vs and of the recommendation.",
+)
 @click.option("--allow-fallback", is_flag=True, help="Exit 0 even when a contender never got a model answer.")
-@click.option("--judge", default=None, metavar="MODEL",
-              help="Also rate each answer's faithfulness with MODEL (a litellm model string).")  # fmt: skip
-@click.option("--csv", "csv_path", default=None, type=click.Path(path_type=Path, dir_okay=False),
-              help="Also write every cell as CSV here.")  # fmt: skip
+@click.option(
+    "--judge",
+    default=None,
+    metavar="MODEL",
+    help="Also rate each answer's faithfulness with MODEL (a litellm model string).",
+)
+@click.option(
+    "--csv",
+    "csv_path",
+    default=None,
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Also write every cell as CSV here.",
+)
 @handle_errors
 def evaluate(
     datasets: tuple[Path, ...],
@@ -120,17 +134,37 @@ def evaluate(
 
     settings = app.load_settings(api_base=api_base)
     options = EvalOptions(
-        datasets=datasets, prompts=prompts, models=models, api_base=settings.api_base,
-        concurrency=concurrency, offline=offline or settings.offline, evaldata=evaldata,
-        template=not no_template, limit=limit, case_ids=case_ids, judge=judge,
-        recorded_dir=recorded_dir or datasets[0].parent / "recorded", timeout_s=settings.timeout_s,
-    )  # fmt: skip
-    gates = GateOptions(requirements=requirements, no_regression_vs=no_regression_vs,
-                        allow_fallback=allow_fallback, alpha=alpha)  # fmt: skip
+        datasets=datasets,
+        prompts=prompts,
+        models=models,
+        api_base=settings.api_base,
+        concurrency=concurrency,
+        offline=offline or settings.offline,
+        evaldata=evaldata,
+        template=not no_template,
+        limit=limit,
+        case_ids=case_ids,
+        judge=judge,
+        recorded_dir=recorded_dir or datasets[0].parent / "recorded",
+        timeout_s=settings.timeout_s,
+    )
+    gates = GateOptions(
+        requirements=requirements,
+        no_regression_vs=no_regression_vs,
+        allow_fallback=allow_fallback,
+        alpha=alpha,
+    )
     live = bool(models or judge) and not options.offline
     with app.eval_adapters(settings, live=live, reuse=not no_reuse) as adapters:
-        run = run_async(evaluate(options, gates, progress=Progress(write=_stderr, tty=sys.stderr.isatty()),
-                                 repo=Path.cwd(), **adapters))
+        run = run_async(
+            evaluate(
+                options,
+                gates,
+                progress=Progress(write=_stderr, tty=sys.stderr.isatty()),
+                repo=Path.cwd(),
+                **adapters,
+            )
+        )
         if warning := store_warning(adapters["results_cache"]):
             click.echo(warning, err=True)
     click.echo(render_table(run.matrix, run.analysis, run.gates), nl=False)

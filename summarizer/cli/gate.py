@@ -5,7 +5,7 @@
     summarizer gate --close-sprint [--bank DIR] [--date YYYY-MM-DD] [--json]
     summarizer gate --inject PHASE [--feature NAME] [--bank DIR]
 
-Entries without a ``date`` take ``--date``, else today's local date (:mod:`summarizer.dates`).
+Entries without a ``date`` take ``--date``, else today's local date (:mod:`summarizer.core.dates`).
 Exit codes: 0 ok (flags are printed but do not fail), 1 escalation or bank failure (nothing
 written), 2 bad input.
 """
@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 import click
 
 from summarizer.cli._common import emit_json, handle_errors, read_text, run_async
-from summarizer.dates import check_date
+from summarizer.core.dates import check_date
+from summarizer.core.settings import Settings
+from summarizer.core.vocabulary import Band
 from summarizer.phasegate.models import SubtaskSummary
-from summarizer.settings import Settings
-from summarizer.vocabulary import Band
 
 if TYPE_CHECKING:
     from summarizer.bank.gate import Summarize
@@ -101,10 +101,18 @@ def gate(
 
     settings = Settings.load(os.environ)
     call = GateCall(
-        root=bank or settings.bank_dir, default_root=settings.bank_dir, date=check_date(date),
-        entries_text=read_text(entries, what="entries") if entries else None, source=entries or "-",
-        phase=phase, estimated_phases=estimated_phases, feature=feature, final=final,
-        learnings=learnings, close_sprint=close_sprint, inject=inject,
+        root=bank or settings.bank_dir,
+        default_root=settings.bank_dir,
+        date=check_date(date),
+        entries_text=read_text(entries, what="entries") if entries else None,
+        source=entries or "-",
+        phase=phase,
+        estimated_phases=estimated_phases,
+        feature=feature,
+        final=final,
+        learnings=learnings,
+        close_sprint=close_sprint,
+        inject=inject,
     )
     out = run_gate_call(call, _entry_lines(settings) if entries else None)
     if as_json and out.data is not None:

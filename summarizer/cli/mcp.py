@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from summarizer.cli._common import handle_errors
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
 
 __all__ = ["mcp"]
 
@@ -27,6 +27,6 @@ def mcp(tools: str) -> None:
     if unknown := sorted(resolve_tools(tools) - set(TOOL_SPECS)):
         names = ", ".join(sorted(TOOL_SPECS))
         raise InputError(f"unknown tool {unknown[0]!r} in --tools; use agent, admin, all or: {names}")
-    from summarizer.mcp_server import serve
+    from summarizer.mcp.server import serve
 
     serve(tools)

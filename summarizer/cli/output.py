@@ -9,7 +9,7 @@ from typing import BinaryIO
 import click
 
 from summarizer.cli._common import handle_errors
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
 
 __all__ = ["output", "restore"]
 
@@ -64,9 +64,12 @@ def output(source: str, target: int | None, exit_code: int | None, as_json: bool
         if stream is not sys.stdin.buffer:
             stream.close()
     if store.dropped is not None:
-        click.echo(f"summarizer output: the input ({store.dropped[1]:,} bytes) is over "
-                   "SUMMARIZER_ORIGINALS_MAX_BYTES; its original was not stored, so restore cannot "
-                   "give it back", err=True)  # fmt: skip
+        click.echo(
+            f"summarizer output: the input ({store.dropped[1]:,} bytes) is over "
+            "SUMMARIZER_ORIGINALS_MAX_BYTES; its original was not stored, so restore cannot "
+            "give it back",
+            err=True,
+        )
 
 
 @click.command()

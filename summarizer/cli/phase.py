@@ -10,7 +10,7 @@ A plain ``summarizer score`` call (flags, or one JSON object) reads its entry wi
 (:func:`summarizer.phasegate.entry_rules.light_entry`), so it never imports pydantic; anything the
 light reader is unsure of goes to the model. Without a model configured, these commands import only
 click, pydantic and the pure phase modules:
-no litellm, jinja2, tiktoken, mcp or SQLite (``tests/phase/test_cli.py`` proves it), so they start
+no litellm, jinja2, tiktoken, mcp or SQLite (``tests/phasegate/test_cli.py`` proves it), so they start
 fast. With ``--model`` (or ``SUMMARIZER_MODEL``), ``compress`` and ``batch --json`` hand CRITICAL/HIGH
 entries to :mod:`summarizer.phasegate.summaries` with the service :mod:`summarizer.app` built; it
 falls back to the templates. Renderings live in :mod:`summarizer.phasegate.render`.
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
 import click
 
 from summarizer.cli._common import emit_json, handle_errors, read_text, run_async
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
 
 if TYPE_CHECKING:
     from summarizer.phasegate.entry_rules import LightEntry
@@ -67,11 +67,29 @@ Flag = str | None
 
 
 @overload
-def _load_entry(entry: Flag, text: Flag, files: Flag, status: Flag, from_agent: Flag, to_agent: Flag,
-                phase: Flag, *, light: Literal[False] = False) -> SubtaskSummary: ...
+def _load_entry(
+    entry: Flag,
+    text: Flag,
+    files: Flag,
+    status: Flag,
+    from_agent: Flag,
+    to_agent: Flag,
+    phase: Flag,
+    *,
+    light: Literal[False] = False,
+) -> SubtaskSummary: ...
 @overload
-def _load_entry(entry: Flag, text: Flag, files: Flag, status: Flag, from_agent: Flag, to_agent: Flag,
-                phase: Flag, *, light: bool) -> SubtaskSummary | LightEntry: ...
+def _load_entry(
+    entry: Flag,
+    text: Flag,
+    files: Flag,
+    status: Flag,
+    from_agent: Flag,
+    to_agent: Flag,
+    phase: Flag,
+    *,
+    light: bool,
+) -> SubtaskSummary | LightEntry: ...
 def _load_entry(
     entry: str | None,
     text: str | None,
@@ -84,7 +102,7 @@ def _load_entry(
     light: bool = False,
 ) -> SubtaskSummary | LightEntry:
     """The entry from a file, stdin or flags; with ``light``, read without pydantic when the light
-    reader is sure (it reads every plain entry as the model would: tests/phase/test_light_entry.py)."""
+    reader is sure (it reads every plain entry as the model would: tests/phasegate/test_light_entry.py)."""
     from summarizer.phasegate.entry_rules import flag_mapping, light_entry
 
     if entry is not None and text is not None:
@@ -110,7 +128,7 @@ def _light_object(raw: str) -> LightEntry | None:
     """One JSON object read by the light reader, or None when only the model can say."""
     import json
 
-    from summarizer.jsonio import loads
+    from summarizer.core.jsonio import loads
     from summarizer.phasegate.entry_rules import light_entry
 
     text = raw.strip()
@@ -130,11 +148,15 @@ def _model_entry(raw: str, source: str, flags: dict[str, str | None]) -> Subtask
         raise InputError(f"{source} holds {len(found)} entries; give one, or use `summarizer batch`")
     overrides = {
         k: v
-        for k, v in (("files_changed", flags["files"]), ("status", flags["status"]),
-                     ("from_agent", flags["from_agent"]), ("to_agent", flags["to_agent"]),
-                     ("phase", flags["phase"]))
+        for k, v in (
+            ("files_changed", flags["files"]),
+            ("status", flags["status"]),
+            ("from_agent", flags["from_agent"]),
+            ("to_agent", flags["to_agent"]),
+            ("phase", flags["phase"]),
+        )
         if v is not None
-    }  # fmt: skip
+    }
     if not overrides:
         return found[0]
     data = found[0].model_dump(exclude_none=True)
@@ -149,28 +171,50 @@ _llm_options = _options(
     click.option("--api-base", help="OpenAI-compatible base URL for --model."),
     click.option("--offline", is_flag=True, help="Never call a model: the deterministic template answers."),
     click.option("--no-cache", is_flag=True, help="Do not read or write the summary cache."),
-    click.option("--concurrency", type=click.IntRange(1, 64), default=None,
-                 help="Model calls in flight at once [default: 8]."),
-    click.option("--max-tokens", type=click.IntRange(1, 200_000), default=None,
-                 help="The model's answer limit [default: $SUMMARIZER_MAX_TOKENS, else the prompt's own]."),
+    click.option(
+        "--concurrency",
+        type=click.IntRange(1, 64),
+        default=None,
+        help="Model calls in flight at once [default: 8].",
+    ),
+    click.option(
+        "--max-tokens",
+        type=click.IntRange(1, 200_000),
+        default=None,
+        help="The model's answer limit [default: $SUMMARIZER_MAX_TOKENS, else the prompt's own].",
+    ),
 )
 _phases_option = click.option(
-    "--phases", type=click.IntRange(min=1),
+    "--phases",
+    type=click.IntRange(min=1),
     help="Estimated phases of the feature (default 8 -> 12 lines/phase).",
 )
 
 
-def _service(model: str | None, api_base: str | None, offline: bool, no_cache: bool,
-             concurrency: int | None, max_tokens: int | None) -> Summarizer | None:
+def _service(
+    model: str | None,
+    api_base: str | None,
+    offline: bool,
+    no_cache: bool,
+    concurrency: int | None,
+    max_tokens: int | None,
+) -> Summarizer | None:
     """The LLM service when a model is configured (offline: it answers from the template and says
     so); None without a model, so the template path never loads jinja2 or litellm."""
     if not (model or os.environ.get("SUMMARIZER_MODEL")):
         return None
     from summarizer import app
 
-    return app.build(app.load_settings(model=model, api_base=api_base, offline=offline or None,
-                                       use_cache=False if no_cache else None, concurrency=concurrency,
-                                       max_tokens=max_tokens))
+    return app.build(
+        app.load_settings(
+            model=model,
+            api_base=api_base,
+            offline=offline or None,
+            use_cache=False if no_cache else None,
+            concurrency=concurrency,
+            max_tokens=max_tokens,
+        )
+    )
 
 
 def _read_entries(paths: tuple[str, ...]) -> list[SubtaskSummary]:
@@ -191,8 +235,16 @@ def _echo(lines: list[str], *, err: bool = False, prefix: str = "") -> None:
 @click.command()
 @_entry_options
 @handle_errors
-def score(entry: str | None, text: str | None, files: str | None, status: str | None, from_agent: str | None,
-          to_agent: str | None, phase: str | None, as_json: bool) -> None:
+def score(
+    entry: str | None,
+    text: str | None,
+    files: str | None,
+    status: str | None,
+    from_agent: str | None,
+    to_agent: str | None,
+    phase: str | None,
+    as_json: bool,
+) -> None:
     """Score one subtask_summary: each dimension, the matched keywords, the score and its band."""
     from summarizer.phasegate.render import score_report
     from summarizer.phasegate.service import score_one
@@ -209,10 +261,22 @@ def score(entry: str | None, text: str | None, files: str | None, status: str | 
 @_entry_options
 @_llm_options
 @handle_errors
-def compress(entry: str | None, text: str | None, files: str | None, status: str | None,
-             from_agent: str | None, to_agent: str | None, phase: str | None, as_json: bool,
-             model: str | None, api_base: str | None, offline: bool, no_cache: bool,
-             concurrency: int | None, max_tokens: int | None) -> None:
+def compress(
+    entry: str | None,
+    text: str | None,
+    files: str | None,
+    status: str | None,
+    from_agent: str | None,
+    to_agent: str | None,
+    phase: str | None,
+    as_json: bool,
+    model: str | None,
+    api_base: str | None,
+    offline: bool,
+    no_cache: bool,
+    concurrency: int | None,
+    max_tokens: int | None,
+) -> None:
     """Scrub, score and render one subtask_summary for its band (--to picks the agent pair)."""
     from summarizer.phasegate.render import compress_notes
     from summarizer.phasegate.service import compress_one
@@ -253,8 +317,17 @@ def stats(files: tuple[str, ...], phases: int | None, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the plan as JSON (with rendered lines).")
 @_llm_options
 @handle_errors
-def batch(file: str, phases: int | None, as_json: bool, model: str | None, api_base: str | None,
-          offline: bool, no_cache: bool, concurrency: int | None, max_tokens: int | None) -> None:
+def batch(
+    file: str,
+    phases: int | None,
+    as_json: bool,
+    model: str | None,
+    api_base: str | None,
+    offline: bool,
+    no_cache: bool,
+    concurrency: int | None,
+    max_tokens: int | None,
+) -> None:
     """Score and budget a phase batch (JSONL, or '-') and print the plan.
 
     With --json and a model, expanded CRITICAL/HIGH lines come from the LLM, --concurrency at a time.

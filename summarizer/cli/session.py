@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from summarizer.cli._common import emit_json, fail, handle_errors, read_json_object, read_text, run_async
-from summarizer.errors import InputError, StorageError, SummarizerError
+from summarizer.core.errors import InputError, StorageError, SummarizerError
 
 __all__ = ["recover", "session"]
 
@@ -38,11 +38,23 @@ def _read_hook() -> dict[str, Any]:
 @click.option("--date", "day", metavar="YYYY-MM-DD", help="The document's date (default: today).")
 @click.option("--hook", is_flag=True, help="Read a hook's JSON on stdin (PreCompact); implies --force.")
 @click.option("--offline", is_flag=True, default=None, help="Keyword rules only, even with a model set.")
-@click.option("--max-tokens", type=click.IntRange(1, 200_000), default=None,
-              help="The model's answer limit (default: SUMMARIZER_MAX_TOKENS, else sized from the prompt).")
+@click.option(
+    "--max-tokens",
+    type=click.IntRange(1, 200_000),
+    default=None,
+    help="The model's answer limit (default: SUMMARIZER_MAX_TOKENS, else sized from the prompt).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def session(transcript: str | None, project: str | None, force: bool, day: str | None, hook: bool,
-            offline: bool | None, max_tokens: int | None, as_json: bool) -> None:
+def session(
+    transcript: str | None,
+    project: str | None,
+    force: bool,
+    day: str | None,
+    hook: bool,
+    offline: bool | None,
+    max_tokens: int | None,
+    as_json: bool,
+) -> None:
     """Compress a session TRANSCRIPT (JSONL; '-' for stdin) into engram memory.
 
     Without TRANSCRIPT, the newest Claude Code session of the current directory is used.
@@ -56,8 +68,16 @@ def session(transcript: str | None, project: str | None, force: bool, day: str |
         fail((str(exc).splitlines() or [type(exc).__name__])[0], 1)
 
 
-def _session(transcript: str | None, project: str | None, force: bool, day: str | None, hook: bool,
-             offline: bool | None, max_tokens: int | None, as_json: bool) -> None:
+def _session(
+    transcript: str | None,
+    project: str | None,
+    force: bool,
+    day: str | None,
+    hook: bool,
+    offline: bool | None,
+    max_tokens: int | None,
+    as_json: bool,
+) -> None:
     from summarizer import app
     from summarizer.session.service import render_report
     from summarizer.session.usecase import SessionRequest, locate_transcript, run_session
@@ -68,25 +88,42 @@ def _session(transcript: str | None, project: str | None, force: bool, day: str 
         transcript, force, cwd = payload["transcript_path"], True, payload.get("cwd") or cwd
     source = transcript or locate_transcript(cwd)
     settings = app.load_settings(offline=offline, max_tokens=max_tokens)
-    request = SessionRequest(read_text(source, what="transcript"), source, cwd, project, force,
-                             app.check_date(day), settings.max_tokens)
+    request = SessionRequest(
+        read_text(source, what="transcript"),
+        source,
+        cwd,
+        project,
+        force,
+        app.check_date(day),
+        settings.max_tokens,
+    )
     memory, error = app.open_memory(settings)
     try:
-        report = run_async(run_session(request, memory=memory, memory_error=error,
-                                         marks=app.session_marks(settings),
-                                         summarizer=app.llm_service(settings),
-                                         lock=app.session_lock(settings)))
+        report = run_async(
+            run_session(
+                request,
+                memory=memory,
+                memory_error=error,
+                marks=app.session_marks(settings),
+                summarizer=app.llm_service(settings),
+                lock=app.session_lock(settings),
+            )
+        )
     finally:
         if memory is not None:
             memory.close()
     if report.fallback_reason and settings.model and not settings.offline:
-        click.echo(f"summarizer: the model's document was not used ({report.fallback_reason}); "
-                   "the keyword document was saved instead", err=True)
+        click.echo(
+            f"summarizer: the model's document was not used ({report.fallback_reason}); "
+            "the keyword document was saved instead",
+            err=True,
+        )
     if as_json:
         emit_json(report.model_dump(mode="json"))
     elif report.action == "unavailable":
-        click.echo(f"summarizer: engram unavailable ({report.error}); the summary below was NOT saved",
-                   err=True)
+        click.echo(
+            f"summarizer: engram unavailable ({report.error}); the summary below was NOT saved", err=True
+        )
         click.echo(report.document, nl=False)
     else:
         click.echo(render_report(report), nl=False)
@@ -98,8 +135,11 @@ def _session(transcript: str | None, project: str | None, force: bool, day: str 
 
 @click.command()
 @click.option("--project", help="engram project (default: detected from the directory, as engram does).")
-@click.option("--hook", is_flag=True,
-              help="Read Claude Code's SessionStart JSON on stdin; print hookSpecificOutput JSON.")
+@click.option(
+    "--hook",
+    is_flag=True,
+    help="Read Claude Code's SessionStart JSON on stdin; print hookSpecificOutput JSON.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print topic, update time and document as JSON.")
 def recover(project: str | None, hook: bool, as_json: bool) -> None:
     """Print the newest compressed session document for a project, ready to paste into a prompt."""

@@ -39,12 +39,22 @@ Path = tuple[str | int, ...]
 GENERAL_RECOVERY_CALL = 'workspace_inspect {action: "changes"}'
 
 _FIELD_KINDS = {
-    "transactionid": "transaction", "jobid": "job", "boardid": "board", "researchid": "research",
-    "runid": "run", "approvalid": "approval", "planid": "plan",
+    "transactionid": "transaction",
+    "jobid": "job",
+    "boardid": "board",
+    "researchid": "research",
+    "runid": "run",
+    "approvalid": "approval",
+    "planid": "plan",
 }
 _PREFIX_KINDS = {
-    "tx": "transaction", "job": "job", "todo": "board", "research": "research", "run": "run",
-    "approval": "approval", "plan": "plan",
+    "tx": "transaction",
+    "job": "job",
+    "todo": "board",
+    "research": "research",
+    "run": "run",
+    "approval": "approval",
+    "plan": "plan",
 }
 _PREFIXED_ID = re.compile(r"(tx|job|todo|research|run|approval|plan)_[A-Za-z0-9][A-Za-z0-9_\-]*")
 _CALLS = {
@@ -121,12 +131,27 @@ def find_handles(tree: Any, path: Path = ()) -> Iterator[Handle]:
 
 
 _FLAG = re.compile(r"(?i)(?:is_?)?truncated|partial|\w*Truncated|\w*_truncated")
-_COUNTER = re.compile(r"(?:[a-z0-9]+(?:Omitted|Bytes|Chars|Entries|Lines)"
-                      r"|(?i:\w+_(?:omitted|bytes|chars|entries|lines))|(?i:omitted|total_?lines|total_?bytes))")
+_COUNTER = re.compile(
+    r"(?:[a-z0-9]+(?:Omitted|Bytes|Chars|Entries|Lines)"
+    r"|(?i:\w+_(?:omitted|bytes|chars|entries|lines))|(?i:omitted|total_?lines|total_?bytes))"
+)
 _JOB = frozenset({"status", "exitcode", "startedat", "finishedat", "endedat", "signal", "timedout"})
 _PATHISH = re.compile(r"(?i)(?:\w*path|paths|artifacts?|\w*artifact\w*|stored\w*|uri|url|file)")
-_PROVENANCE = frozenset({"title", "timestamp", "fetchedat", "retrievedat", "publishedat", "date",
-                         "hash", "sha256", "contenthash", "digest", "etag"})
+_PROVENANCE = frozenset(
+    {
+        "title",
+        "timestamp",
+        "fetchedat",
+        "retrievedat",
+        "publishedat",
+        "date",
+        "hash",
+        "sha256",
+        "contenthash",
+        "digest",
+        "etag",
+    }
+)
 _APPROVAL_KEYS = frozenset({"approvals", "stagedapprovals", "pendingapprovals", "approval"})
 
 
@@ -157,8 +182,9 @@ def _key_class(key: str) -> str | None:
     return "provenance" if norm in _PROVENANCE else None
 
 
-def is_kept_leaf(key: str | int | None, value: object, path: Path,
-                 parent: Mapping[str, Any] | None = None) -> bool:
+def is_kept_leaf(
+    key: str | int | None, value: object, path: Path, parent: Mapping[str, Any] | None = None
+) -> bool:
     """Should this leaf survive pruning and omission wherever it sits?
 
     ``parent`` is the dict holding it: a ``status`` is kept only where it describes a job, a run or
@@ -194,5 +220,8 @@ def is_approval(key: str | int | None, value: object) -> bool:
     if not isinstance(value, dict):
         return False
     # Cheap test first: this runs on every dict of a large envelope.
-    return any(_norm(k) == "approvalid" or (isinstance(v, str) and v.startswith("approval_")
-                                            and handle_kind(k, v) == "approval") for k, v in value.items())
+    return any(
+        _norm(k) == "approvalid"
+        or (isinstance(v, str) and v.startswith("approval_") and handle_kind(k, v) == "approval")
+        for k, v in value.items()
+    )

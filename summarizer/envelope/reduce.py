@@ -26,6 +26,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from summarizer.core.errors import InputError
+from summarizer.core.scrub import scrub
+from summarizer.core.scrub_patterns import generic_kind, plausible_value
 from summarizer.envelope.handles import (
     GENERAL_RECOVERY_CALL,
     Path,
@@ -35,9 +38,6 @@ from summarizer.envelope.handles import (
     is_approval,
     is_kept_leaf,
 )
-from summarizer.errors import InputError
-from summarizer.scrub import scrub
-from summarizer.scrub_patterns import generic_kind, plausible_value
 
 __all__ = ["DEFAULT_CAP", "EnvelopeReduction", "RecoveryEntry", "compact_size", "reduce_envelope"]
 
@@ -143,8 +143,9 @@ def _skeleton(node: Any, key: str | int | None, path: Path, parent: Any = None) 
     if not isinstance(node, (dict, list)) or _kept_here(node, key, path, parent):
         return node
     if isinstance(node, dict):
-        kept = {k: _skeleton(v, k, (*path, k), node) for k, v in node.items()
-                if _has_keep(v, k, (*path, k), node)}
+        kept = {
+            k: _skeleton(v, k, (*path, k), node) for k, v in node.items() if _has_keep(v, k, (*path, k), node)
+        }
         dropped = {k: v for k, v in node.items() if k not in kept}
         if dropped:
             kept["_omittedBytes"] = compact_size(dropped)
@@ -218,8 +219,7 @@ def _apply_omits(tree: dict[str, Any]) -> list[str]:
 # --- step 3: prune ----------------------------------------------------------------------------
 
 
-def _collect(node: Any, key: str | int | None, path: Path, parent: Any,
-             out: list[tuple[Any, Path]]) -> bool:
+def _collect(node: Any, key: str | int | None, path: Path, parent: Any, out: list[tuple[Any, Path]]) -> bool:
     """Add the maximal subtrees below ``node`` that hold nothing kept to ``out``.
 
     One bottom-up pass: returns whether ``node`` holds something kept; a node that holds nothing is
@@ -270,8 +270,9 @@ def _prune(tree: dict[str, Any], budget: int) -> list[str]:
 # --- step 4: compact --------------------------------------------------------------------------
 
 
-def _kept_leaves(node: Any, key: str | int | None, path: Path, parent: Any, out: dict[str, Any],
-                 approvals: list[Any]) -> None:
+def _kept_leaves(
+    node: Any, key: str | int | None, path: Path, parent: Any, out: dict[str, Any], approvals: list[Any]
+) -> None:
     if _is_own(path) or (path and path[0] == "retention"):
         return
     if is_approval(key, node):
@@ -298,8 +299,9 @@ def _recovery(original: dict[str, Any]) -> tuple[RecoveryEntry, ...]:
     for h in find_handles(original):
         if (h.kind, h.value) not in seen:
             seen.add((h.kind, h.value))
-            entries.append(RecoveryEntry(kind=h.kind, field=h.field, path=dotted(h.path), value=h.value,
-                                         call=h.call))
+            entries.append(
+                RecoveryEntry(kind=h.kind, field=h.field, path=dotted(h.path), value=h.value, call=h.call)
+            )
     return tuple(entries)
 
 
@@ -356,6 +358,14 @@ def reduce_envelope(envelope: Mapping[str, Any], *, cap: int = DEFAULT_CAP) -> E
     if compact_size(tree) > cap:
         mode = "compact"
         tree = _compact(scrubbed, recovery, {"mode": "compact", "originalBytes": original_bytes})
-    return EnvelopeReduction(envelope=tree, mode=mode, original_bytes=original_bytes,
-                             reduced_bytes=compact_size(tree), cap=cap, omitted=tuple(omitted),
-                             pruned=tuple(pruned), recovery=recovery, redactions=counter[0])
+    return EnvelopeReduction(
+        envelope=tree,
+        mode=mode,
+        original_bytes=original_bytes,
+        reduced_bytes=compact_size(tree),
+        cap=cap,
+        omitted=tuple(omitted),
+        pruned=tuple(pruned),
+        recovery=recovery,
+        redactions=counter[0],
+    )

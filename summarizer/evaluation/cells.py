@@ -14,11 +14,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from summarizer.core.tokens import count_tokens
 from summarizer.evaluation.dataset import Band, Fact, PhaseGateCase, SessionCase, ToolOutputCase
 from summarizer.evaluation.metrics import fact_recall, format_problem, hallucinations
 from summarizer.output.truth import TruthItem
 from summarizer.output.truth import recall as truth_recall
-from summarizer.tokens import count_tokens
 
 __all__ = ["CaseKind", "CellOutput", "CellResult", "ResolvedCase", "measure"]
 

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
-from summarizer.errors import StorageError
+from summarizer.core.errors import StorageError
 from summarizer.evaluation.cells import CellResult
 
 __all__ = ["CellStore", "RedisResultsCache", "ResultsCache"]

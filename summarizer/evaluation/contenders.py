@@ -29,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Protocol
 
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
 from summarizer.evaluation.cells import CellOutput, ResolvedCase
 from summarizer.evaluation.dataset import PhaseGateCase, SessionCase
 

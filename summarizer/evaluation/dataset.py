@@ -23,10 +23,10 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from summarizer.errors import InputError, NotFound
-from summarizer.jsonio import loads
+from summarizer.core.errors import InputError, NotFound
+from summarizer.core.jsonio import loads
+from summarizer.core.vocabulary import BANDS, Band
 from summarizer.phasegate.models import SubtaskSummary
-from summarizer.vocabulary import BANDS, Band
 
 __all__ = [
     "BANDS",
@@ -40,7 +40,6 @@ __all__ = [
     "case_hash",
     "load_dataset",
 ]
-
 
 
 class Fact(BaseModel):

@@ -16,16 +16,36 @@ from summarizer.evaluation.runner import Matrix
 __all__ = ["CSV_COLUMNS", "csv_rows", "write_csv"]
 
 _METRIC_COLUMNS = {
-    "fact_recall": "fact_recall", "coordinate_recall": "coordinate_recall", "should_recall": "should_recall",
-    "hallucinated_tokens": "hallucinations", "format_ok": "format_ok", "reduction": "reduction",
-    "tokens_out": "tokens_out", "judge_faithfulness": "faithfulness",
-}  # fmt: skip
+    "fact_recall": "fact_recall",
+    "coordinate_recall": "coordinate_recall",
+    "should_recall": "should_recall",
+    "hallucinated_tokens": "hallucinations",
+    "format_ok": "format_ok",
+    "reduction": "reduction",
+    "tokens_out": "tokens_out",
+    "judge_faithfulness": "faithfulness",
+}
 
 CSV_COLUMNS: tuple[str, ...] = (
-    "dataset", "case_id", "kind", "band", "contender", "model", "source", "fallback", "reason", "error",
-    "reused", "provider_requests", "failed_requests", "latency_ms", "tokens_in", "tokens_out_provider",
-    "cost_usd", *_METRIC_COLUMNS,
-)  # fmt: skip
+    "dataset",
+    "case_id",
+    "kind",
+    "band",
+    "contender",
+    "model",
+    "source",
+    "fallback",
+    "reason",
+    "error",
+    "reused",
+    "provider_requests",
+    "failed_requests",
+    "latency_ms",
+    "tokens_in",
+    "tokens_out_provider",
+    "cost_usd",
+    *_METRIC_COLUMNS,
+)
 
 
 def _text(value: object) -> str:
@@ -44,15 +64,24 @@ def csv_rows(results: Iterable[CellResult]) -> list[dict[str, str]]:
     for r in results:
         o = r.output
         row: dict[str, object] = {
-            "dataset": r.dataset, "case_id": r.case_id, "kind": r.kind, "band": r.band,
-            "contender": r.contender, "model": o.model if o else None, "source": o.source if o else None,
-            "fallback": o.fallback if o else None, "reason": o.reason if o else None, "error": r.error,
-            "reused": r.reused, "provider_requests": o.provider_calls if o else 0,
+            "dataset": r.dataset,
+            "case_id": r.case_id,
+            "kind": r.kind,
+            "band": r.band,
+            "contender": r.contender,
+            "model": o.model if o else None,
+            "source": o.source if o else None,
+            "fallback": o.fallback if o else None,
+            "reason": o.reason if o else None,
+            "error": r.error,
+            "reused": r.reused,
+            "provider_requests": o.provider_calls if o else 0,
             "failed_requests": o.failed_calls if o else 0,
             "latency_ms": o.latency_s * 1000 if o else None,
-            "tokens_in": o.prompt_tokens if o else 0, "tokens_out_provider": o.completion_tokens if o else 0,
+            "tokens_in": o.prompt_tokens if o else 0,
+            "tokens_out_provider": o.completion_tokens if o else 0,
             "cost_usd": o.cost_usd if o else None,
-        }  # fmt: skip
+        }
         for column, metric in _METRIC_COLUMNS.items():
             row[column] = r.metrics.get(metric)
         rows.append({k: _text(row[k]) for k in CSV_COLUMNS})

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
 from summarizer.evaluation.accounting import Totals, totals
 from summarizer.evaluation.comparison import Analysis
 from summarizer.evaluation.metrics import MetricSpec
@@ -32,15 +32,22 @@ TEMPLATE = "template"
 
 # what users may write -> the metric (a METRICS name, or a figure computed from the totals)
 _ALIASES = {
-    "fact_recall": "fact_recall", "recall": "fact_recall",
+    "fact_recall": "fact_recall",
+    "recall": "fact_recall",
     "coordinate_recall": "coordinate_recall",
-    "hallucinations": "hallucinations", "hallucinated_tokens": "hallucinations",
-    "format": "format_ok", "format_ok": "format_ok", "format_compliance": "format_ok",
+    "hallucinations": "hallucinations",
+    "hallucinated_tokens": "hallucinations",
+    "format": "format_ok",
+    "format_ok": "format_ok",
+    "format_compliance": "format_ok",
     "reduction": "reduction",
-    "latency_p95": "latency_p95", "p95": "latency_p95",
-    "cost": "cost", "cost_usd": "cost",
-    "fallback": "fallback", "fallbacks": "fallback",
-}  # fmt: skip
+    "latency_p95": "latency_p95",
+    "p95": "latency_p95",
+    "cost": "cost",
+    "cost_usd": "cost",
+    "fallback": "fallback",
+    "fallbacks": "fallback",
+}
 _RATES = {"fact_recall", "coordinate_recall", "format_ok", "reduction", "fallback"}
 _SPEC = re.compile(
     r"^(?:(?P<who>[^:<>=]+):)?(?P<metric>[a-z_0-9]+)\s*(?P<op>>=|<=)\s*(?P<value>[-\d.]+)(?P<pct>%?)$"
@@ -140,8 +147,16 @@ def _pair(analysis: Analysis, dataset: str, a: str, b: str) -> list[Comparison]:
 
 def _flip(c: Comparison) -> Comparison:
     d = c.diff
-    return Comparison(c.metric, c.baseline, c.challenger, Estimate(-d.mean, -d.high, -d.low, d.n),
-                      c.losses, c.wins, c.ties, c.p_value)  # fmt: skip
+    return Comparison(
+        c.metric,
+        c.baseline,
+        c.challenger,
+        Estimate(-d.mean, -d.high, -d.low, d.n),
+        c.losses,
+        c.wins,
+        c.ties,
+        c.p_value,
+    )
 
 
 def _lost(c: Comparison, alpha: float) -> bool:

@@ -22,7 +22,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from summarizer.errors import ProviderError
+from summarizer.core.errors import ProviderError
 from summarizer.evaluation.accounting import metering, short_reason
 from summarizer.evaluation.cellstore import CellStore
 from summarizer.evaluation.runner import Matrix
@@ -70,10 +70,12 @@ def _key(model: str, api_base: str | None, source: str, answer: str) -> str:
 def _prompt(source: str, answer: str) -> str:
     nonce = new_nonce()
     return (
-        "SOURCE:\n" + fence(Untrusted(source, "source"), nonce).block
-        + "\n\nSUMMARY:\n" + fence(Untrusted(answer, "summary"), nonce).block
+        "SOURCE:\n"
+        + fence(Untrusted(source, "source"), nonce).block
+        + "\n\nSUMMARY:\n"
+        + fence(Untrusted(answer, "summary"), nonce).block
         + "\n\nScore (1-5):"
-    )  # fmt: skip
+    )
 
 
 async def judge_matrix(
@@ -103,8 +105,14 @@ async def judge_matrix(
         if store is not None and (stored := store.get_text(key)) is not None:
             scores[key] = float(stored)
             return
-        request = CompletionRequest(model=model, system=RUBRIC, user=_prompt(source, answer), max_tokens=5,
-                                    api_base=api_base, timeout_s=timeout_s)  # fmt: skip
+        request = CompletionRequest(
+            model=model,
+            system=RUBRIC,
+            user=_prompt(source, answer),
+            max_tokens=5,
+            api_base=api_base,
+            timeout_s=timeout_s,
+        )
         async with limit:
             with metering() as meter:
                 try:
@@ -130,6 +138,7 @@ async def judge_matrix(
             r = r.model_copy(update={"metrics": {**r.metrics, "faithfulness": scores[key]}})
         results.append(r)
     rated = sum(1 for r in results if "faithfulness" in r.metrics)
-    report = JudgeReport(model, rated, sum(failures.values()), requests,
-                         failures.most_common(1)[0][0] if failures else None)  # fmt: skip
+    report = JudgeReport(
+        model, rated, sum(failures.values()), requests, failures.most_common(1)[0][0] if failures else None
+    )
     return replace(matrix, results=tuple(results)), report

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["PromptContender"]
 
+
 @dataclass
 class _Recording:
     """Wraps the real completer for one cell, so its usage and cost are attributed to that cell."""
@@ -179,5 +180,3 @@ _SESSION_SOURCES: dict[str, Literal["llm", "cache", "template"]] = {
 def _total_cost(completions: list[Completion]) -> float | None:
     costs = [c.cost_usd for c in completions if c.cost_usd is not None]
     return sum(costs) if costs else None
-
-

@@ -28,8 +28,19 @@ from summarizer.evaluation.stats import format_value
 __all__ = ["render_markdown", "render_table", "store_warning", "write_reports"]
 
 _UNITS = {"points": " (pts)", "ms": " (ms)", "usd": " (USD)", "tokens": " (tokens)", "count": ""}
-TOTALS_HEADER = ["contender", "cells", "model cells", "fallbacks", "errors", "requests (retries)",
-                 "tokens in", "tokens out", "cost (USD)", "latency p50 (ms)", "latency p95 (ms)"]  # fmt: skip
+TOTALS_HEADER = [
+    "contender",
+    "cells",
+    "model cells",
+    "fallbacks",
+    "errors",
+    "requests (retries)",
+    "tokens in",
+    "tokens out",
+    "cost (USD)",
+    "latency p50 (ms)",
+    "latency p95 (ms)",
+]
 
 
 def _head(m: MetricSpec) -> str:
@@ -63,9 +74,19 @@ def _total_rows(gates: GateReport, dataset: str) -> list[list[str]]:
     def row(t: Totals) -> list[str]:
         retries = f" ({t.failed_requests})" if t.failed_requests else ""
         cost = "-" if t.cost_usd is None else f"{t.cost_usd:.5f}"
-        return [t.contender, str(t.cells), str(t.model_cells), str(t.fallbacks), str(t.errors),
-                f"{t.requests}{retries}", str(t.tokens_in), str(t.tokens_out), cost,
-                f"{t.latency_p50_ms:.1f}", f"{t.latency_p95_ms:.1f}"]  # fmt: skip
+        return [
+            t.contender,
+            str(t.cells),
+            str(t.model_cells),
+            str(t.fallbacks),
+            str(t.errors),
+            f"{t.requests}{retries}",
+            str(t.tokens_in),
+            str(t.tokens_out),
+            cost,
+            f"{t.latency_p50_ms:.1f}",
+            f"{t.latency_p95_ms:.1f}",
+        ]
 
     return [row(t) for t in gates.totals if t.dataset == dataset]
 
@@ -142,8 +163,15 @@ def render_markdown(matrix: Matrix, analysis: Analysis, gates: GateReport | None
         f"- [{ds}] {a} and {b} answered all {n} shared cases identically"
         for ds, a, b, n in analysis.identical
     ]
-    lost = [r for r in matrix.results if r.error or r.missed or r.hallucinated or r.format_problem
-            or (r.output is not None and r.output.fallback)]  # fmt: skip
+    lost = [
+        r
+        for r in matrix.results
+        if r.error
+        or r.missed
+        or r.hallucinated
+        or r.format_problem
+        or (r.output is not None and r.output.fallback)
+    ]
     if lost:
         out += ["", "## Cells that lost something", "", "| contender | case | problem |", "|---|---|---|"]
         for r in lost:
@@ -196,5 +224,7 @@ def store_warning(results: CellStore | None) -> str | None:
     """The stderr line for cells the cell store could not keep (they are recomputed next time)."""
     if results is None or not results.write_errors:
         return None
-    return (f"summarizer: {results.write_errors} cells were not stored in {results.location!r} "
-            f"({results.last_error}); they will be recomputed next time")
+    return (
+        f"summarizer: {results.write_errors} cells were not stored in {results.location!r} "
+        f"({results.last_error}); they will be recomputed next time"
+    )

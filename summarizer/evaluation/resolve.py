@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from summarizer.errors import InputError, NotFound
+from summarizer.core.errors import InputError, NotFound
 from summarizer.evaluation.cells import ResolvedCase
 from summarizer.evaluation.dataset import Dataset, PhaseGateCase, SessionCase, ToolOutputCase, case_hash
 from summarizer.output.truth import Case as TruthCase

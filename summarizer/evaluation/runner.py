@@ -20,12 +20,12 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from summarizer.errors import SummarizerError
+from summarizer.core.errors import SummarizerError
+from summarizer.core.tokens import count_tokens
 from summarizer.evaluation.cells import CellResult, ResolvedCase, measure
 from summarizer.evaluation.cellstore import CellStore
 from summarizer.evaluation.contenders import Contender
 from summarizer.evaluation.metrics import METRIC_VERSION
-from summarizer.tokens import count_tokens
 
 __all__ = ["Matrix", "Plan", "cell_key", "run_matrix"]
 

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
+from summarizer.core.settings import default_prompt_dir
 from summarizer.evaluation.cells import CellResult
 from summarizer.evaluation.cellstore import CellStore
 from summarizer.evaluation.comparison import Analysis, analyse
@@ -34,7 +35,6 @@ from summarizer.evaluation.resolve import resolve_all
 from summarizer.evaluation.runner import Matrix, Plan, run_matrix
 from summarizer.evaluation.versions import materialise_prompts
 from summarizer.semantic.ports import Completer, SummaryCache
-from summarizer.settings import default_prompt_dir
 
 if TYPE_CHECKING:
     from summarizer.output import OriginalStore
@@ -233,9 +233,14 @@ async def evaluate(
     if options.judge:
         assert completer is not None
         matrix, judged = await judge_matrix(
-            matrix, completer=completer, model=options.judge, api_base=options.api_base,
-            store=results_cache, concurrency=options.concurrency, timeout_s=options.timeout_s,
-        )  # fmt: skip
+            matrix,
+            completer=completer,
+            model=options.judge,
+            api_base=options.api_base,
+            store=results_cache,
+            concurrency=options.concurrency,
+            timeout_s=options.timeout_s,
+        )
         analysis = analyse(matrix)
     gates = check(
         matrix,

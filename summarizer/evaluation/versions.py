@@ -16,7 +16,7 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 
-from summarizer.errors import NotFound
+from summarizer.core.errors import NotFound
 
 __all__ = ["materialise_prompts"]
 

@@ -5,7 +5,7 @@ byte-for-byte in the content-addressed store while reading (so the original is a
 ``summarizer restore`` away), runs the :class:`~summarizer.output.engine.Engine` over the chunks
 and renders the result with :func:`~summarizer.output.render.render`.
 
-Token counts use the real o200k tokenizer (:func:`summarizer.tokens.count_tokens`). Counting is
+Token counts use the real o200k tokenizer (:func:`summarizer.core.tokens.count_tokens`). Counting is
 about 1 MB/s, so past :data:`EXACT_TOKEN_BYTES` (256 KB) the original's count is extrapolated from every
 :data:`TOKEN_SAMPLE_EVERY`-th chunk and ``original_tokens_exact`` says so.
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import BinaryIO, Literal
 
+from summarizer.core.tokens import count_tokens, is_exact
 from summarizer.output.classify import decide
 from summarizer.output.engine import Engine
 from summarizer.output.lines import iter_chunks
@@ -26,7 +27,6 @@ from summarizer.output.originals import OriginalStore, TeeReader
 from summarizer.output.progress import Progress, terminal_progress
 from summarizer.output.render import passthrough_result, render
 from summarizer.output.verdicts import all_pass
-from summarizer.tokens import count_tokens, is_exact
 
 __all__ = ["compress", "resolve_target"]
 

@@ -6,15 +6,15 @@ a parameter: :mod:`summarizer.app` builds the real one.
 
 When the original cannot be stored, a compressed rendering would lose the cut lines for good, so the
 whole input goes to ``out`` unchanged (what was read, then the rest of the stream) and a
-:class:`~summarizer.errors.StorageError` says why; the caller exits 1.
+:class:`~summarizer.core.errors.StorageError` says why; the caller exits 1.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
-from summarizer.errors import InputError, StorageError
-from summarizer.jsonio import pretty
+from summarizer.core.errors import InputError, StorageError
+from summarizer.core.jsonio import pretty
 
 if TYPE_CHECKING:
     from summarizer.output.models import OutputOptions, OutputResult

@@ -37,7 +37,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from summarizer.errors import InputError, NotFound, StorageError
+from summarizer.core.errors import InputError, NotFound, StorageError
 from summarizer.output import originals_retention as retention
 
 if TYPE_CHECKING:
@@ -201,8 +201,10 @@ class OriginalWriter:
         """Rename to the content id (the file is still open, so a failure can be recovered), return it."""
         digest = self._hash.hexdigest()
         if self.dropped:
-            reason = (f"not stored: {self.size:,} bytes is over the per-input limit of {self._limit:,} "
-                      "bytes, SUMMARIZER_ORIGINALS_MAX_BYTES")  # fmt: skip
+            reason = (
+                f"not stored: {self.size:,} bytes is over the per-input limit of {self._limit:,} "
+                "bytes, SUMMARIZER_ORIGINALS_MAX_BYTES"
+            )
             retention.record_eviction(str(self._dir), [(digest, reason)], time.time())
             if self._on_commit is not None:
                 self._on_commit(digest, self.size, True)

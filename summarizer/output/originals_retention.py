@@ -28,15 +28,40 @@ import os
 import time
 from collections.abc import Mapping
 
-__all__ = ["EVICTED_LOG", "Maintenance", "RetentionPolicy", "Usage", "due", "evicted_entry", "maintain",
-           "parse_age", "parse_size", "policy_from_env", "record_eviction", "usage"]  # fmt: skip
+__all__ = [
+    "EVICTED_LOG",
+    "Maintenance",
+    "RetentionPolicy",
+    "Usage",
+    "due",
+    "evicted_entry",
+    "maintain",
+    "parse_age",
+    "parse_size",
+    "policy_from_env",
+    "record_eviction",
+    "usage",
+]
 
 EVICTED_LOG = ".evicted"
 _STAMP = ".maintained"
 _LOG_LIMIT = 1 << 20  # keep the eviction log small: past 1 MiB, the older half goes
-_SIZE_UNITS = {"": 1, "b": 1, "k": 1 << 10, "kb": 1 << 10, "kib": 1 << 10, "m": 1 << 20, "mb": 1 << 20,
-               "mib": 1 << 20, "g": 1 << 30, "gb": 1 << 30, "gib": 1 << 30, "t": 1 << 40, "tb": 1 << 40,
-               "tib": 1 << 40}  # fmt: skip
+_SIZE_UNITS = {
+    "": 1,
+    "b": 1,
+    "k": 1 << 10,
+    "kb": 1 << 10,
+    "kib": 1 << 10,
+    "m": 1 << 20,
+    "mb": 1 << 20,
+    "mib": 1 << 20,
+    "g": 1 << 30,
+    "gb": 1 << 30,
+    "gib": 1 << 30,
+    "t": 1 << 40,
+    "tb": 1 << 40,
+    "tib": 1 << 40,
+}
 _AGE_UNITS = {"": 1, "s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
 
@@ -45,8 +70,14 @@ class RetentionPolicy:
 
     __slots__ = ("every_s", "grace_s", "max_age_s", "max_bytes")
 
-    def __init__(self, max_bytes: int = 1 << 30, max_age_s: float = 14 * 86400, *,
-                 grace_s: float = 600.0, every_s: float = 600.0) -> None:  # fmt: skip
+    def __init__(
+        self,
+        max_bytes: int = 1 << 30,
+        max_age_s: float = 14 * 86400,
+        *,
+        grace_s: float = 600.0,
+        every_s: float = 600.0,
+    ) -> None:
         self.max_bytes = max_bytes
         self.max_age_s = max_age_s
         self.grace_s = grace_s
@@ -94,8 +125,10 @@ def policy_from_env(env: Mapping[str, str]) -> RetentionPolicy:
     their one-line error.
     """
     policy = RetentionPolicy()
-    for name, attribute, parse in (("SUMMARIZER_ORIGINALS_MAX_BYTES", "max_bytes", parse_size),
-                                   ("SUMMARIZER_ORIGINALS_MAX_AGE", "max_age_s", parse_age)):  # fmt: skip
+    for name, attribute, parse in (
+        ("SUMMARIZER_ORIGINALS_MAX_BYTES", "max_bytes", parse_size),
+        ("SUMMARIZER_ORIGINALS_MAX_AGE", "max_age_s", parse_age),
+    ):
         raw = env.get(name)
         if raw:
             try:
@@ -168,8 +201,9 @@ def _held_by_a_writer(path: str) -> bool:
     return False
 
 
-def maintain(directory: str, policy: RetentionPolicy, *, now: float | None = None,
-             everything: bool = False) -> Maintenance:  # fmt: skip
+def maintain(
+    directory: str, policy: RetentionPolicy, *, now: float | None = None, everything: bool = False
+) -> Maintenance:
     """Remove orphaned partials and evict originals past the age limit or over the size cap.
 
     ``everything`` evicts every original (``cache prune --all``); a live writer's partial file is

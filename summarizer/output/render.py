@@ -1,7 +1,7 @@
 """Rendering: a coordinate header, then the kept lines in order, then the patterns, then the hint.
 
 Budget order (SPEC ruling): coordinates are never dropped; samples fill what is left of the
-target, then pattern summaries. Every kept text goes through :func:`summarizer.scrub.scrub` here,
+target, then pattern summaries. Every kept text goes through :func:`summarizer.core.scrub.scrub` here,
 after the coordinates were extracted from the original, so a secret never reaches the rendering.
 
 Body lines read ``N: text`` for coordinates and ``N~ text`` for samples (N is the 1-based line
@@ -13,6 +13,8 @@ warnings grouped (:mod:`~summarizer.output.grouping`); the header's verdicts com
 
 from __future__ import annotations
 
+from summarizer.core.scrub import LineScrubber, scrub
+from summarizer.core.tokens import count_tokens
 from summarizer.output import coordinates as co
 from summarizer.output import verdicts
 from summarizer.output.classify import Classification
@@ -24,8 +26,6 @@ from summarizer.output.models import Coordinate, OutputOptions, OutputResult, Pa
 from summarizer.output.originals import OriginalStore
 from summarizer.output.patterns import merge_templates
 from summarizer.output.verdicts import all_pass, failing_tests, run_counts_of
-from summarizer.scrub import LineScrubber, scrub
-from summarizer.tokens import count_tokens
 
 __all__ = ["passthrough_result", "render", "restore_hint"]
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
 from summarizer.output.grouping import expand
 from summarizer.output.lines import strip_ansi
 

@@ -13,7 +13,7 @@ Rules (SPEC.md "Budget"; seed 000 §6 and §18, with the seed's arithmetic error
 * More than 5 CRITICAL entries in a phase raise an overflow flag.
 * CRITICAL lines alone above the 100-line total: the plan carries an escalation with the seed's
   three options and nothing may be written. The plan *returns* it (``plan.escalation``);
-  :meth:`PhasePlan.check` / :meth:`BatchPlan.check` raise :class:`~summarizer.errors.EscalationRequired`
+  :meth:`PhasePlan.check` / :meth:`BatchPlan.check` raise :class:`~summarizer.core.errors.EscalationRequired`
   for callers that write.
 * Over the 100-line cap, :func:`trim_plan` (C7) removes LOW entries (lowest score first, oldest
   first on ties), then cuts MEDIUM entries to filename-only (0.5), never touches CRITICAL or HIGH,
@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from summarizer.errors import EscalationRequired, InputError
+from summarizer.core.errors import EscalationRequired, InputError
 from summarizer.phasegate.scoring import Band
 
 __all__ = [

@@ -10,7 +10,7 @@ These rules are the single source for two readers of the same shape:
 :func:`light_entry` only *accepts*: it returns ``None`` for anything it is not certain the model
 would read identically (a bool where a number goes, an unknown key, an odd whitespace character),
 and the caller then takes the pydantic path, which gives the authoritative value or error.
-``tests/phase/test_light_entry.py`` checks with generated inputs that whatever it accepts, the
+``tests/phasegate/test_light_entry.py`` checks with generated inputs that whatever it accepts, the
 model accepts with equal fields.
 """
 
@@ -75,8 +75,13 @@ TEXT_FROM_SCALARS = ("phase", "tests", "coverage", "blockers", "unblocks", "subt
 
 # Keys agents commonly use for the same field (the seed's batch example writes from/to/agent).
 # ``id`` names the subtask: the gate keys an entry by (date, phase, agent, subtask).
-ALIASES = {"from": "from_agent", "to": "to_agent", "agent": "from_agent", "files": "files_changed",
-           "id": "subtask"}  # fmt: skip
+ALIASES = {
+    "from": "from_agent",
+    "to": "to_agent",
+    "agent": "from_agent",
+    "files": "files_changed",
+    "id": "subtask",
+}
 
 
 def normalise_status(raw: str) -> tuple[Status, str | None]:
@@ -125,8 +130,13 @@ def flag_mapping(
 ) -> dict[str, Any]:
     """The entry that CLI flags (``--text --files --status --from --to --phase``) describe."""
     data: dict[str, Any] = {"summary": text}
-    for key, value in (("files_changed", files), ("status", status), ("from_agent", from_agent),
-                       ("to_agent", to_agent), ("phase", phase)):  # fmt: skip
+    for key, value in (
+        ("files_changed", files),
+        ("status", status),
+        ("from_agent", from_agent),
+        ("to_agent", to_agent),
+        ("phase", phase),
+    ):
         if value is not None:
             data[key] = value
     return data
@@ -228,8 +238,24 @@ class _Unsure(Exception):
 # pydantic-core strips with Rust's char::is_whitespace; Python's str.strip() also strips
 # U+001C..U+001F. Stripping exactly the shared set, and declining when a Python-only whitespace
 # character is left at an edge, keeps both readers equal.
-_SHARED_WHITESPACE = "".join(map(chr, (*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B),
-                                        0x2028, 0x2029, 0x202F, 0x205F, 0x3000)))  # fmt: skip
+_SHARED_WHITESPACE = "".join(
+    map(
+        chr,
+        (
+            *range(0x09, 0x0E),
+            0x20,
+            0x85,
+            0xA0,
+            0x1680,
+            *range(0x2000, 0x200B),
+            0x2028,
+            0x2029,
+            0x202F,
+            0x205F,
+            0x3000,
+        ),
+    )
+)
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _TEXT_FIELDS = (
     "status_note",

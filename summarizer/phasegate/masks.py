@@ -39,9 +39,18 @@ __all__ = [
 ]
 
 ALL_FIELDS: tuple[str, ...] = (
-    "date", "agent", "files", "summary", "summary_semantic", "tests", "status",
-    "coverage", "verdict", "critical_issues", "blockers",
-)  # fmt: skip
+    "date",
+    "agent",
+    "files",
+    "summary",
+    "summary_semantic",
+    "tests",
+    "status",
+    "coverage",
+    "verdict",
+    "critical_issues",
+    "blockers",
+)
 DEFAULT_FIELDS = frozenset({"date", "agent", "files", "summary_semantic", "tests", "status"})
 MNEMOSYNE_SUMMARY_CHARS = 60
 
@@ -59,12 +68,19 @@ _DEFAULT = Mask("default", DEFAULT_FIELDS)
 MASKS: dict[tuple[str, str], Mask] = {
     pair: Mask(f"{pair[0]} -> {pair[1]}", DEFAULT_FIELDS)
     for pair in (
-        ("hermes", "aphrodite"), ("hermes", "demeter"), ("hermes", "*"),
-        ("demeter", "hermes"), ("demeter", "aphrodite"), ("demeter", "*"),
-        ("aphrodite", "hermes"), ("aphrodite", "demeter"), ("aphrodite", "*"),
-        ("hephaestus", "*"), ("prometheus", "*"),
+        ("hermes", "aphrodite"),
+        ("hermes", "demeter"),
+        ("hermes", "*"),
+        ("demeter", "hermes"),
+        ("demeter", "aphrodite"),
+        ("demeter", "*"),
+        ("aphrodite", "hermes"),
+        ("aphrodite", "demeter"),
+        ("aphrodite", "*"),
+        ("hephaestus", "*"),
+        ("prometheus", "*"),
     )
-}  # fmt: skip
+}
 MASKS[("themis", "*")] = Mask(
     "themis -> *", frozenset({"date", "agent", "verdict", "critical_issues", "coverage", "files"})
 )

@@ -29,9 +29,9 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
+from summarizer.core.vocabulary import BANDS, WARNING_SIGN, Band
 from summarizer.phasegate.entry_rules import EntryLike
 from summarizer.phasegate.keywords import Concept, find_concepts
-from summarizer.vocabulary import BANDS, WARNING_SIGN, Band
 
 __all__ = [
     "AGENTS",

@@ -1,12 +1,12 @@
 """The phase-gate service: the thin functions the CLI (`score`, `compress`, `stats`, `batch`) and MCP call.
 
 Each function takes validated values and returns a frozen result with an ``as_dict()`` for JSON.
-Order of work, as the seed requires: scrub first (:func:`summarizer.scrub.scrub`), then score, then
+Order of work, as the seed requires: scrub first (:func:`summarizer.core.scrub.scrub`), then score, then
 render. Results carry the redaction count and types, never the secrets. ``score`` scrubs too, so its
 preview always equals what ``compress`` will decide.
 
 Input parsing lives here as well (:func:`entry_from_mapping`, :func:`entries_from_text`), turning
-pydantic's multi-line ``ValidationError`` into one :class:`~summarizer.errors.InputError` line that
+pydantic's multi-line ``ValidationError`` into one :class:`~summarizer.core.errors.InputError` line that
 names the field, e.g. ``unknown key 'files_chaged' in entry.json; did you mean 'files_changed'?``.
 
 The offline path never imports litellm, jinja2 or tiktoken: only ``re``, ``decimal``, pydantic and
@@ -21,12 +21,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from summarizer.errors import InputError
-from summarizer.jsonio import json_type, loads
+from summarizer.core.errors import InputError
+from summarizer.core.jsonio import json_type, loads
+from summarizer.core.scrub import Redaction, scrub
+from summarizer.core.vocabulary import Source
 from summarizer.phasegate.entry_rules import ALIASES, EntryLike, flag_mapping
 from summarizer.phasegate.scoring import Band, Score, score_entry
-from summarizer.scrub import Redaction, scrub
-from summarizer.vocabulary import Source
 
 if TYPE_CHECKING:  # imported where used: the cold path of `summarizer score` needs none of them
     from pydantic import ValidationError
@@ -280,17 +280,31 @@ class BatchResult:
             for a in p.allocations:
                 scored = by_id[a.id]
                 row: dict[str, Any] = {
-                    "id": a.id, "agent": scored.entry.agent, "score": a.score, "priority": a.priority,
-                    "mode": a.mode, "cost": a.cost, "warning": scored.score.warning,
-                }  # fmt: skip
+                    "id": a.id,
+                    "agent": scored.entry.agent,
+                    "score": a.score,
+                    "priority": a.priority,
+                    "mode": a.mode,
+                    "cost": a.cost,
+                    "warning": scored.score.warning,
+                }
                 if lines:
                     row["lines"] = list(render_for_mode(scored.entry, a.priority, a.mode))
                 rows.append(row)
-            phases.append({
-                "phase": p.phase, "budget": p.budget, "carry_in": p.carry_in, "available": p.available,
-                "used": p.used, "unused": p.unused, "carryover": p.carryover, "over_budget": p.over_budget,
-                "flags": list(p.flags), "entries": rows,
-            })  # fmt: skip
+            phases.append(
+                {
+                    "phase": p.phase,
+                    "budget": p.budget,
+                    "carry_in": p.carry_in,
+                    "available": p.available,
+                    "used": p.used,
+                    "unused": p.unused,
+                    "carryover": p.carryover,
+                    "over_budget": p.over_budget,
+                    "flags": list(p.flags),
+                    "entries": rows,
+                }
+            )
         redactions = [r for s in (*self.entries, *self.held) for r in s.redactions]
         return {
             "phase_budget": self.plan.phase_budget,

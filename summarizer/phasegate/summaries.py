@@ -18,12 +18,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from summarizer.core.vocabulary import WARNING_SIGN, Band
 from summarizer.phasegate.masks import masked_entry
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.semantic.service import Fallback, Generation, Summarizer
 from summarizer.semantic.untrusted import Untrusted
 from summarizer.semantic.validate import AnswerRules
-from summarizer.vocabulary import WARNING_SIGN, Band
 
 if TYPE_CHECKING:
     from summarizer.phasegate.service import BatchResult, Compressed

@@ -9,7 +9,7 @@ Why this shape:
   :class:`~summarizer.semantic.retry.RetryPolicy` is the only retry layer, so a 429 then a 200 is exactly
   two HTTP calls.
 * litellm's exceptions never leave this module: :func:`translate` maps them onto
-  :mod:`summarizer.errors` (429 → ``RateLimited``; 5xx, timeouts, connection errors →
+  :mod:`summarizer.core.errors` (429 → ``RateLimited``; 5xx, timeouts, connection errors →
   ``ProviderUnavailable``; a missing or rejected key → ``ProviderError`` naming the variable to set;
   anything else → ``ProviderError``).
 * Usage and cost are read per call; cost is tokens times the model's prices, read once per model
@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
-from summarizer.errors import ProviderError, ProviderUnavailable, RateLimited
+from summarizer.core.errors import ProviderError, ProviderUnavailable, RateLimited
 from summarizer.semantic.ports import Completion, CompletionRequest, Usage
 from summarizer.semantic.retry import RetryPolicy
 
@@ -65,8 +65,13 @@ def _litellm() -> ModuleType:
         litellm.telemetry = False
         # No logging integrations on the hot path: we log nothing through litellm, and each
         # registered callback costs every call a pass through its success handler.
-        for name in ("callbacks", "success_callback", "failure_callback",
-                     "_async_success_callback", "_async_failure_callback"):  # fmt: skip
+        for name in (
+            "callbacks",
+            "success_callback",
+            "failure_callback",
+            "_async_success_callback",
+            "_async_failure_callback",
+        ):
             if isinstance(getattr(litellm, name, None), list):
                 setattr(litellm, name, [])
         setattr(litellm, "_summarizer_configured", True)  # noqa: B010  # a module attribute of ours

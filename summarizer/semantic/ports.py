@@ -80,7 +80,7 @@ class Completion(BaseModel):
 
 
 class Completer(Protocol):
-    """A language model behind one async method. Raises :class:`summarizer.errors.ProviderError`."""
+    """A language model behind one async method. Raises :class:`summarizer.core.errors.ProviderError`."""
 
     async def complete(self, request: CompletionRequest, /) -> Completion:
         """Answer ``request``; transient failures are retried inside, then raised typed."""

@@ -26,7 +26,7 @@ import jinja2
 import jinja2.meta
 from pydantic import BaseModel, ConfigDict
 
-from summarizer.errors import InputError, NotFound
+from summarizer.core.errors import InputError, NotFound
 
 __all__ = ["SYSTEM_PROMPT", "PromptLibrary", "RenderedPrompt", "parse_version"]
 
@@ -58,7 +58,7 @@ class PromptLibrary:
     """Loads, versions and renders the templates of one directory.
 
     Args:
-        root: the prompt directory. Use :func:`summarizer.settings.default_prompt_dir` (or
+        root: the prompt directory. Use :func:`summarizer.core.settings.default_prompt_dir` (or
             ``Settings.prompt_dir``) for the packaged prompts or the ``SUMMARIZER_PROMPTS`` override.
     """
 

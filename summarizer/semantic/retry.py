@@ -19,7 +19,7 @@ from tenacity import (
     wait_random,
 )
 
-from summarizer.errors import ProviderUnavailable, RateLimited
+from summarizer.core.errors import ProviderUnavailable, RateLimited
 
 __all__ = ["TRANSIENT", "RetryPolicy"]
 

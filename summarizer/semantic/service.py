@@ -32,7 +32,8 @@ from collections.abc import Callable, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
-from summarizer.errors import InputError, InvalidAnswer, ProviderError
+from summarizer.core.errors import InputError, InvalidAnswer, ProviderError
+from summarizer.core.vocabulary import Source
 from summarizer.semantic.ports import (
     CachedAnswer,
     CacheKey,
@@ -45,7 +46,6 @@ from summarizer.semantic.ports import (
 from summarizer.semantic.prompts import PromptLibrary, RenderedPrompt
 from summarizer.semantic.untrusted import Untrusted, fence, new_nonce
 from summarizer.semantic.validate import Validator
-from summarizer.vocabulary import Source
 
 __all__ = ["Fallback", "Generation", "GenerationParams", "Source", "Summarizer"]
 

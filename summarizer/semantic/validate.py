@@ -29,7 +29,7 @@ code identifiers. The input here means its non-instruction part: a line of the i
 orders (found by the same rules) vouches for nothing, and a ``files:`` line is judged item by item,
 so a ``files_changed`` entry that carries an instruction taints only itself.
 
-Any failure raises :class:`summarizer.errors.InvalidAnswer` with the reason; the service then
+Any failure raises :class:`summarizer.core.errors.InvalidAnswer` with the reason; the service then
 answers with the deterministic template. A validator is any callable ``(answer, source) -> text``,
 so callers with other contracts (evals, session compression) can pass their own.
 """
@@ -41,7 +41,7 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from summarizer.errors import InvalidAnswer
+from summarizer.core.errors import InvalidAnswer
 from summarizer.semantic.untrusted import addressed, neutralise, skeleton, split_sentences
 
 __all__ = [
@@ -102,11 +102,68 @@ _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # (``build.evil.example``); ``auth.py`` and ``os.path`` are left to the file-name and identifier rules.
 _TLDS = frozenset(
     (
-        "com", "net", "org", "io", "dev", "app", "co", "ai", "cloud", "xyz", "info", "biz", "me",
-        "us", "uk", "de", "fr", "ru", "cn", "jp", "in", "eu", "tk", "top", "site", "online",
-        "internal", "local", "lan", "corp", "example", "test", "invalid", "localhost", "svc",
-        "cluster", "tech", "pro", "link", "live", "club", "shop", "gov", "edu", "mil", "int", "ch",
-        "nl", "se", "no", "es", "it", "pl", "br", "au", "ca", "kr", "tv", "cc", "ws", "su", "ly",
+        "com",
+        "net",
+        "org",
+        "io",
+        "dev",
+        "app",
+        "co",
+        "ai",
+        "cloud",
+        "xyz",
+        "info",
+        "biz",
+        "me",
+        "us",
+        "uk",
+        "de",
+        "fr",
+        "ru",
+        "cn",
+        "jp",
+        "in",
+        "eu",
+        "tk",
+        "top",
+        "site",
+        "online",
+        "internal",
+        "local",
+        "lan",
+        "corp",
+        "example",
+        "test",
+        "invalid",
+        "localhost",
+        "svc",
+        "cluster",
+        "tech",
+        "pro",
+        "link",
+        "live",
+        "club",
+        "shop",
+        "gov",
+        "edu",
+        "mil",
+        "int",
+        "ch",
+        "nl",
+        "se",
+        "no",
+        "es",
+        "it",
+        "pl",
+        "br",
+        "au",
+        "ca",
+        "kr",
+        "tv",
+        "cc",
+        "ws",
+        "su",
+        "ly",
         "gg",
     )
 )

@@ -2,7 +2,7 @@
 
 A model's answer is untrusted: it may echo the prompt's skeleton, invent files, put words in the
 user's mouth or carry an instruction it read in the transcript. :func:`check_document` raises
-:class:`~summarizer.errors.InvalidAnswer` with the first reason found; the caller then saves the
+:class:`~summarizer.core.errors.InvalidAnswer` with the first reason found; the caller then saves the
 deterministic document instead and reports the reason (``--json`` ``fallback_reason``, stderr).
 
 1. **Structure**: the first line is ``## Session Compression — <date>``; every other heading is a
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from summarizer.errors import InvalidAnswer
+from summarizer.core.errors import InvalidAnswer
 from summarizer.session.document import SECTIONS, item_key, parse, split_tag
 
 __all__ = ["INSTRUCTION_SUPPORT", "ITEM_SUPPORT", "check_document", "content_words"]
@@ -35,16 +35,21 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 _PLACEHOLDER = re.compile(
     r"\{[^{}\n]{0,60}\}|\{\{|\}\}|<(?:path|file|name|x|y|decision|rationale|[a-z ]{3,30})>", re.IGNORECASE
 )
-_SKELETON_VARS = re.compile(r"\bTried [XYZ]\b|\bbecause [XYZ]\b|\bfound in (?:file/module|[XYZ])\b|"
-                            r"\b[XYZ]: [XYZ]\b")
-_ROLE_TAG = re.compile(r"\[(?:assistant|user|tool(?: call| result)?|system|developer|human|ai)\]",
-                       re.IGNORECASE)
+_SKELETON_VARS = re.compile(
+    r"\bTried [XYZ]\b|\bbecause [XYZ]\b|\bfound in (?:file/module|[XYZ])\b|"
+    r"\b[XYZ]: [XYZ]\b"
+)
+_ROLE_TAG = re.compile(
+    r"\[(?:assistant|user|tool(?: call| result)?|system|developer|human|ai)\]", re.IGNORECASE
+)
 _WORD = re.compile(r"[a-z0-9_]{3,}")
-_STOP = frozenset((  # noqa: SIM905 - a word list reads better as one string
-    "the and for that this with from have has had was were are not but its into then than them "
-    "they you your our out all any can will would should could been being also just use used "
-    "using one two via per yet"
-).split())
+_STOP = frozenset(
+    (  # noqa: SIM905 - a word list reads better as one string
+        "the and for that this with from have has had was were are not but its into then than them "
+        "they you your our out all any can will would should could been being also just use used "
+        "using one two via per yet"
+    ).split()
+)
 _PATH = re.compile(r"`([^`]+)`")
 
 
@@ -53,8 +58,9 @@ def content_words(text: str) -> set[str]:
     return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
 
 
-def check_document(answer: str, *, edited: Iterable[str], user_messages: Iterable[str],
-                   transcript: str) -> None:
+def check_document(
+    answer: str, *, edited: Iterable[str], user_messages: Iterable[str], transcript: str
+) -> None:
     """Raise :class:`InvalidAnswer` naming the first rule ``answer`` breaks (see the module docstring).
 
     Args:

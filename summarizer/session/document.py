@@ -27,8 +27,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from summarizer.core.tokens import count_tokens
 from summarizer.session.extract import Extraction, normalise_item
-from summarizer.tokens import count_tokens
 
 __all__ = [
     "DROP_ORDER",
@@ -61,14 +61,31 @@ SECTIONS: tuple[tuple[str, str], ...] = (
     ("questions", "Open Questions"),
 )
 # "extra" stands for sections we did not write (an agent's own mem_save of the same topic).
-DROP_ORDER = ("questions", "progress", "extra", "context", "files", "discoveries", "failures", "decisions",
-              "status", "goal", "next_steps", "instructions")
+DROP_ORDER = (
+    "questions",
+    "progress",
+    "extra",
+    "context",
+    "files",
+    "discoveries",
+    "failures",
+    "decisions",
+    "status",
+    "goal",
+    "next_steps",
+    "instructions",
+)
 
 _EXACT_MARGIN = 64
 _TITLE_TO_KEY = {title.lower(): key for key, title in SECTIONS} | {
-    "next steps": "next_steps", "test/build status": "status", "tests and build": "status",
-    "status": "status", "accomplished": "progress",
-    "relevant files": "files", "files modified": "files", "failed approaches": "failures",
+    "next steps": "next_steps",
+    "test/build status": "status",
+    "tests and build": "status",
+    "status": "status",
+    "accomplished": "progress",
+    "relevant files": "files",
+    "files modified": "files",
+    "failed approaches": "failures",
 }
 _HEADER = re.compile(r"^##\s+Session Compression\s+[—–-]\s+(\S+)")
 _SECTION = re.compile(r"^###\s+(.+?)\s*$")

@@ -9,7 +9,7 @@ not a decision to repeat. A sentence that opens by pointing back ("That approach
 the sentence before it, and so does a note like "Leave it open." after a question. Files come from
 edit/write tool calls and patch headers, not from prose.
 
-Every item is scrubbed of secrets (``summarizer.scrub``) before it leaves this module; the
+Every item is scrubbed of secrets (``summarizer.core.scrub``) before it leaves this module; the
 transcript is untrusted data and nothing in it is followed.
 """
 
@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from summarizer.scrub import scrub
+from summarizer.core.scrub import scrub
 from summarizer.session import resume
 from summarizer.session.transcript import Event, Transcript, shell_patch, tool_kind, tool_path
 from summarizer.session.triggers import normalise_question
@@ -89,8 +89,9 @@ def normalise_item(text: str) -> str:
 
 def extract(transcript: Transcript) -> Extraction:
     """Pull the seed's categories, and what resuming needs (:mod:`.resume`), out of ``transcript``."""
-    buckets: dict[str, list[str]] = {k: [] for k in ("decisions", "discoveries", "progress",
-                                                     "failures", "questions")}
+    buckets: dict[str, list[str]] = {
+        k: [] for k in ("decisions", "discoveries", "progress", "failures", "questions")
+    }
     users: list[list[str]] = []
     assistants: list[list[str]] = []
     asked: list[str] = []  # the assistant's questions since the user last spoke
@@ -110,8 +111,9 @@ def extract(transcript: Transcript) -> Extraction:
                     _answer(buckets["discoveries"], question, sentences[0])
             user_asked.clear()
         if event.role == "user":
-            user_asked = [s for s in sentences if s.endswith("?") and len(s.split()) >= 3
-                          and not resume.is_request(s)]
+            user_asked = [
+                s for s in sentences if s.endswith("?") and len(s.split()) >= 3 and not resume.is_request(s)
+            ]
         previous = ""
         for sentence in sentences:
             category = _classify(sentence, event.role) if len(sentence.split()) >= _MIN_WORDS else None
@@ -154,8 +156,11 @@ def extract(transcript: Transcript) -> Extraction:
     return Extraction(redactions=redactions, **clean)
 
 
-_YES_NO = re.compile(r"^(?:yes|yeah|yep|no|nope|sure|ok(?:ay)?|go (?:with|ahead)|do it|use|keep|let'?s|skip"
-                     r"|please|definitely|not now|leave)\b", re.IGNORECASE)
+_YES_NO = re.compile(
+    r"^(?:yes|yeah|yep|no|nope|sure|ok(?:ay)?|go (?:with|ahead)|do it|use|keep|let'?s|skip"
+    r"|please|definitely|not now|leave)\b",
+    re.IGNORECASE,
+)
 
 
 def _settle(asked: list[str], reply: list[str], buckets: dict[str, list[str]]) -> None:
@@ -192,16 +197,20 @@ def _content_words(text: str) -> set[str]:
     return {w for w in re.findall(r"[a-z0-9_]{4,}", text.lower()) if w not in _STOP}
 
 
-_STOP = frozenset((  # noqa: SIM905 - a word list reads better as one string
-    "that this with from have what which there their about should would could will shall into "
-    "then than them they your just also been were does doing when where while"
-).split())
+_STOP = frozenset(
+    (  # noqa: SIM905 - a word list reads better as one string
+        "that this with from have what which there their about should would could will shall into "
+        "then than them they your just also been were does doing when where while"
+    ).split()
+)
 
 
 def _with_antecedent(sentence: str, previous: str, category: str) -> str:
     """Keep what a sentence points back to: "X. That approach failed." or "Q? Leave it open."."""
-    if previous and (_ANAPHORA.match(sentence) or (
-            category == "questions" and previous.endswith("?") and not sentence.endswith("?"))):
+    if previous and (
+        _ANAPHORA.match(sentence)
+        or (category == "questions" and previous.endswith("?") and not sentence.endswith("?"))
+    ):
         return f"{previous} {sentence}"
     return sentence
 

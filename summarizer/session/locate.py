@@ -18,8 +18,11 @@ __all__ = ["claude_project_dir", "find_claude_transcript"]
 
 def claude_project_dir(cwd: Path, env: Mapping[str, str]) -> Path:
     """Where Claude Code stores the sessions started in ``cwd``."""
-    root = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else Path(
-        env.get("HOME") or Path.home()) / ".claude"
+    root = (
+        Path(env["CLAUDE_CONFIG_DIR"])
+        if env.get("CLAUDE_CONFIG_DIR")
+        else Path(env.get("HOME") or Path.home()) / ".claude"
+    )
     return root / "projects" / re.sub(r"[^A-Za-z0-9]", "-", str(cwd.resolve()))
 
 

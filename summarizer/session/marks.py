@@ -61,7 +61,6 @@ def no_lock(topic: str) -> Iterator[object]:
     yield None
 
 
-
 class FileMarks:
     """Compression marks as small JSON files under a directory (the cache directory by default)."""
 

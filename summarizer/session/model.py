@@ -14,8 +14,8 @@ import copy
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from summarizer.errors import InvalidAnswer
-from summarizer.scrub import scrub
+from summarizer.core.errors import InvalidAnswer
+from summarizer.core.scrub import scrub
 from summarizer.session.document import MAX_TOKENS, SessionDocument, parse, render
 from summarizer.session.extract import Extraction
 from summarizer.session.transcript import Transcript, conversation_text
@@ -34,8 +34,15 @@ def answer_tokens(max_tokens: int | None) -> int:
     return max_tokens if max_tokens else int(MAX_TOKENS * ANSWER_HEADROOM)
 
 
-async def model_document(summarizer: Summarizer, transcript: Transcript, found: Extraction, *, date: str,
-                    project: str, max_tokens: int | None) -> tuple[SessionDocument, str, str | None]:
+async def model_document(
+    summarizer: Summarizer,
+    transcript: Transcript,
+    found: Extraction,
+    *,
+    date: str,
+    project: str,
+    max_tokens: int | None,
+) -> tuple[SessionDocument, str, str | None]:
     """The model's document (checked), with the keyword document as the template fallback.
 
     Returns the document, its source and, when the keyword document stood in, why.
@@ -48,8 +55,7 @@ async def model_document(summarizer: Summarizer, transcript: Transcript, found: 
     offline = SessionDocument.from_extraction(date, found)
     # The user's own messages may give orders ("you must keep it to the standard library"): those
     # belong in Instructions. Orders from anywhere else in the transcript are data a model obeyed.
-    rules = AnswerRules(max_lines=300, max_line_chars=600, max_chars=16_000,
-                        trusted_prefixes=("[user]",))
+    rules = AnswerRules(max_lines=300, max_line_chars=600, max_chars=16_000, trusted_prefixes=("[user]",))
     text = conversation_text(transcript)
     edited = [line.split("`")[1] for line in found.files if line.count("`") >= 2]
     users = [e.text for e in transcript.events if e.kind == "message" and e.role == "user"]
@@ -65,12 +71,17 @@ async def model_document(summarizer: Summarizer, transcript: Transcript, found: 
 
     # A copy with this prompt's answer limit: the shared service's default fits one-line summaries.
     sized = copy.copy(summarizer)
-    sized.params = GenerationParams(max_tokens=answer_tokens(max_tokens),
-                                    temperature=summarizer.params.temperature)
+    sized.params = GenerationParams(
+        max_tokens=answer_tokens(max_tokens), temperature=summarizer.params.temperature
+    )
     generation = await sized.generate(
         PROMPT,
-        {"date": date, "project": project, "max_tokens": MAX_TOKENS,
-         "transcript": Untrusted(text, label="transcript")},
+        {
+            "date": date,
+            "project": project,
+            "max_tokens": MAX_TOKENS,
+            "transcript": Untrusted(text, label="transcript"),
+        },
         validate=validate,
         fallback=lambda: render(offline),
     )

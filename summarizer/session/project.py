@@ -73,8 +73,13 @@ def _config_name(start: Path, stop: Path | None) -> str | None:
 
 def _git(directory: Path, *args: str) -> str | None:
     try:
-        done = subprocess.run(["git", "-C", str(directory), *args], capture_output=True, text=True,
-                              timeout=GIT_TIMEOUT_S, check=False)
+        done = subprocess.run(
+            ["git", "-C", str(directory), *args],
+            capture_output=True,
+            text=True,
+            timeout=GIT_TIMEOUT_S,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout.strip() or None if done.returncode == 0 else None

@@ -36,11 +36,13 @@ CONTAINED = 0.9
 ANSWERED = 0.6
 _LABEL = re.compile(r"^(completed|in progress|blocked|next|working on|answered)\s+", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9_./-]{3,}")
-_STOP = frozenset((  # noqa: SIM905 - a word list reads better as one string
-    "the and for that this with from have what which there their about should would could will "
-    "into then than them they your just also been were does when where while still open "
-    "question unclear sure whether"
-).split())
+_STOP = frozenset(
+    (  # noqa: SIM905 - a word list reads better as one string
+        "the and for that this with from have what which there their about should would could will "
+        "into then than them they your just also been were does when where while still open "
+        "question unclear sure whether"
+    ).split()
+)
 _FILE = re.compile(r"^`(?P<path>[^`]+)` — (?P<verb>created|edited)(?: \((?P<n>\d+) edits\))?(?P<rest>.*)$")
 _TOKEN = re.compile(r"[\w./-]+")
 _STATUS = re.compile(r"^`(?P<cmd>[^`]+)`")
@@ -48,7 +50,7 @@ _STATUS = re.compile(r"^`(?P<cmd>[^`]+)`")
 
 def _label(key: str) -> tuple[str, str]:
     found = _LABEL.match(key)
-    return (found.group(1).lower(), key[found.end():]) if found else ("", key)
+    return (found.group(1).lower(), key[found.end() :]) if found else ("", key)
 
 
 def _words(text: str) -> set[str]:
@@ -86,8 +88,9 @@ def merge(old: SessionDocument, new: SessionDocument) -> SessionDocument:
         else:
             items[key] = _union(old.section(key), new.section(key))
     answers = [i for k, v in new.items.items() if k != "questions" for i in v]
-    items["questions"] = tuple(q for q in items["questions"] if q in new.section("questions")
-                               or not _answered(q, answers))
+    items["questions"] = tuple(
+        q for q in items["questions"] if q in new.section("questions") or not _answered(q, answers)
+    )
     done = [_label(item_key(p))[1] for p in items["progress"] if _label(item_key(p))[0] == "completed"]
     items["progress"] = tuple(p for p in items["progress"] if not _finished(p, "in progress", done))
     items["next_steps"] = tuple(n for n in items["next_steps"] if not _finished(n, None, done))
@@ -139,7 +142,8 @@ def _merge_files(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
         path, verb, rest = found.group("path"), found.group("verb"), found.group("rest")
         count = int(found.group("n") or 1)
         counts: dict[str, int | None] = {s: (n if n is not None else count) for s, n in sessions.items()} or {
-            "": count}
+            "": count
+        }
         if path not in lines:
             order.append(path)
             lines[path] = (verb, rest, counts, "")

@@ -47,8 +47,9 @@ _INSTRUCTION = re.compile(
     re.IGNORECASE,
 )
 # A user sentence that opens by prescribing a tool or method: "Use fsync and write the offset first."
-_DIRECTIVE = re.compile(r"(?:^|[;:]\s*)(?:please\s+)?(?:use|only use|always use|stick with|go with)\b",
-                        re.IGNORECASE)
+_DIRECTIVE = re.compile(
+    r"(?:^|[;:]\s*)(?:please\s+)?(?:use|only use|always use|stick with|go with)\b", re.IGNORECASE
+)
 _REQUEST = re.compile(
     r"^(?:please\b|pls\b|can you\b|could you\b|would you\b|let'?s\b|i (?:want|need|would like|'d like)\b"
     r"|help me\b|we need to\b|i need you to\b|your task\b|task:|goal:|(?:add|fix|implement|make|write|create"
@@ -63,8 +64,9 @@ _PLAN = re.compile(
     r"|going to|will then|once that)",
     re.IGNORECASE,
 )
-_USER_NEXT = re.compile(r"^then\b|\b(?:next|after (?:that|this)|afterwards|later|follow[- ]up|tomorrow)\b",
-                        re.IGNORECASE)
+_USER_NEXT = re.compile(
+    r"^then\b|\b(?:next|after (?:that|this)|afterwards|later|follow[- ]up|tomorrow)\b", re.IGNORECASE
+)
 _CHECK_COMMAND = re.compile(
     r"\b(?:pytest|py\.test|tox|nox|unittest|jest|vitest|mocha|playwright|rspec|phpunit|tsc|ruff|mypy|pyright"
     r"|eslint|flake8|black --check|go (?:test|build|vet)|cargo (?:test|build|check|clippy)|mvn|gradlew?"
@@ -126,8 +128,11 @@ def instructions(user_messages: Iterable[Sequence[str]]) -> list[str]:
     return [s for sentences in user_messages for s in sentences if is_instruction(s)]
 
 
-def next_steps(transcript: Transcript, assistant_messages: Sequence[Sequence[str]],
-               user_messages: Sequence[Sequence[str]]) -> list[str]:
+def next_steps(
+    transcript: Transcript,
+    assistant_messages: Sequence[Sequence[str]],
+    user_messages: Sequence[Sequence[str]],
+) -> list[str]:
     """Pending to-do items, then the last stated plan (see the module docstring)."""
     out = [f"Next: {text}" for status_, text in _latest_todos(transcript) if status_ == "pending"]
     for sentences in reversed(assistant_messages[-3:]):  # an old plan is not the last stated one
@@ -136,8 +141,9 @@ def next_steps(transcript: Transcript, assistant_messages: Sequence[Sequence[str
             out.extend(plan)
             break
     for sentences in user_messages[-3:]:
-        out.extend(s for s in sentences
-                   if _USER_NEXT.search(s) and not s.endswith("?") and not is_instruction(s))
+        out.extend(
+            s for s in sentences if _USER_NEXT.search(s) and not s.endswith("?") and not is_instruction(s)
+        )
     return out
 
 

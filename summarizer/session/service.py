@@ -36,7 +36,8 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from summarizer.errors import NotFound, StorageError
+from summarizer.core.errors import NotFound, StorageError
+from summarizer.core.tokens import count_tokens
 from summarizer.session.document import (
     MAX_TOKENS,
     SessionDocument,
@@ -53,7 +54,6 @@ from summarizer.session.model import answer_tokens, model_document
 from summarizer.session.reconcile import merge
 from summarizer.session.transcript import Transcript
 from summarizer.session.triggers import decide, start_of_count
-from summarizer.tokens import count_tokens
 
 if TYPE_CHECKING:
     from summarizer.semantic.service import Summarizer
@@ -99,8 +99,18 @@ class SessionMemory(Protocol):
         """Create the session the document hangs off (fill-blanks upsert)."""
         ...
 
-    def save(self, session_id: str, title: str, content: str, *, type: str = "manual", project: str = "",
-             scope: str = "project", topic_key: str = "", tool_name: str = "") -> object:
+    def save(
+        self,
+        session_id: str,
+        title: str,
+        content: str,
+        *,
+        type: str = "manual",
+        project: str = "",
+        scope: str = "project",
+        topic_key: str = "",
+        tool_name: str = "",
+    ) -> object:
         """Save with engram's topic-key upsert."""
         ...
 
@@ -210,15 +220,21 @@ async def compress_session(
     topic = topic_key(project, date)
     start = start_of_count(transcript, marks.get(session_key))
     decision = decide(transcript, start=start, force=force)
-    base: dict[str, object] = {"project": project, "date": date, "topic_key": topic,
-                               "reasons": decision.reasons, "held": decision.held}
+    base: dict[str, object] = {
+        "project": project,
+        "date": date,
+        "topic_key": topic,
+        "reasons": decision.reasons,
+        "held": decision.held,
+    }
     if not decision.due:
         return SessionReport(due=False, action="not_due", **base)
     found = extract(transcript)
     fresh, source, reason = SessionDocument.from_extraction(date, found), "keywords", None
     if summarizer is not None:
-        fresh, source, reason = await model_document(summarizer, transcript, found, date=date,
-                                                      project=project, max_tokens=max_tokens)
+        fresh, source, reason = await model_document(
+            summarizer, transcript, found, date=date, project=project, max_tokens=max_tokens
+        )
     fresh = fresh.tagged(short_session(transcript.session_id))
     base |= {"source": source, "fallback_reason": reason, "title": _title(fresh, topic)}
     if memory is None or memory_error is not None:
@@ -226,16 +242,38 @@ async def compress_session(
         return _report(doc, SessionDocument(date), base, "unavailable", dropped, found, memory_error)
     try:
         with (lock or no_lock)(topic):
-            return _save(memory, transcript, fresh, base, found, topic=topic, project=project, date=date,
-                         marks=marks, session_key=session_key, calls=decision.counts.tool_calls_total)
+            return _save(
+                memory,
+                transcript,
+                fresh,
+                base,
+                found,
+                topic=topic,
+                project=project,
+                date=date,
+                marks=marks,
+                session_key=session_key,
+                calls=decision.counts.tool_calls_total,
+            )
     except StorageError as exc:
         doc, dropped = cap(fresh)
         return _report(doc, SessionDocument(date), base, "unavailable", dropped, found, str(exc))
 
 
-def _save(memory: SessionMemory, transcript: Transcript, fresh: SessionDocument, base: dict[str, object],
-          found: Extraction, *, topic: str, project: str, date: str, marks: CompressionMarks,
-          session_key: str, calls: int) -> SessionReport:
+def _save(
+    memory: SessionMemory,
+    transcript: Transcript,
+    fresh: SessionDocument,
+    base: dict[str, object],
+    found: Extraction,
+    *,
+    topic: str,
+    project: str,
+    date: str,
+    marks: CompressionMarks,
+    session_key: str,
+    calls: int,
+) -> SessionReport:
     """Read, merge, save and verify; merge again when another writer got in between."""
     session_id = transcript.session_id or f"manual-save-{project}"
     first: SessionDocument | None = None
@@ -246,8 +284,9 @@ def _save(memory: SessionMemory, transcript: Transcript, fresh: SessionDocument,
         doc, dropped = cap(merge(old, fresh))
         text = render(doc)
         if existing is not None and existing.content.strip() == text.strip():  # engram trims content
-            action: Action = "unchanged" if attempt == 1 else ("updated" if existing.revision_count > 1
-                                                                else "saved")
+            action: Action = (
+                "unchanged" if attempt == 1 else ("updated" if existing.revision_count > 1 else "saved")
+            )
             break
         memory.start_session(session_id, project, transcript.cwd or "")
         memory.save(session_id, str(base["title"]), text, type="session", project=project, topic_key=topic)
@@ -289,8 +328,9 @@ def recover(memory: SessionMemory, project: str, *, session_id: str | None = Non
         goals = doc.section("goal")
         current = next(iter(split_tag(goals[-1])[1]), "") if goals else ""
     text = render(current_first(doc, current)) if current and doc.date else found.content
-    return Recovery(project=project, topic_key=found.topic_key or prefix, updated_at=found.updated_at,
-                    document=text)
+    return Recovery(
+        project=project, topic_key=found.topic_key or prefix, updated_at=found.updated_at, document=text
+    )
 
 
 def render_report(report: SessionReport) -> str:
@@ -306,8 +346,10 @@ def render_report(report: SessionReport) -> str:
         f"- Topic: {report.topic_key}",
     ]
     if report.action == "unavailable":
-        return (f"Engram unavailable ({report.error}); the compression summary was NOT saved. "
-                "It follows; keep it in context:\n\n" + report.document)
+        return (
+            f"Engram unavailable ({report.error}); the compression summary was NOT saved. "
+            "It follows; keep it in context:\n\n" + report.document
+        )
     notes = []
     if report.action == "unchanged":
         notes.append("- Already in memory: the document did not change")
@@ -315,17 +357,45 @@ def render_report(report: SessionReport) -> str:
         notes.append(f"- {report.dropped} low-value items dropped to stay under {MAX_TOKENS} tokens")
     if report.fallback_reason and report.source == "keywords":
         notes.append(f"- The model's document was not used ({report.fallback_reason}); keyword rules saved")
-    return "\n".join(["Context compressed to engram:", *counts, *notes,
-                      "Older conversation context can now be safely forgotten."]) + "\n"
+    return (
+        "\n".join(
+            [
+                "Context compressed to engram:",
+                *counts,
+                *notes,
+                "Older conversation context can now be safely forgotten.",
+            ]
+        )
+        + "\n"
+    )
 
 
-def _report(doc: SessionDocument, old: SessionDocument, base: dict[str, object], action: Action,
-            dropped: int, found: Extraction, error: str | None) -> SessionReport:
+def _report(
+    doc: SessionDocument,
+    old: SessionDocument,
+    base: dict[str, object],
+    action: Action,
+    dropped: int,
+    found: Extraction,
+    error: str | None,
+) -> SessionReport:
     text = render(doc)
     new_items = sum(max(0, doc.count(k) - old.count(k)) for k in doc.items)
-    counts = {key: doc.count(key) for key in ("decisions", "discoveries", "failures", "progress", "files",
-                                              "questions")}
-    return SessionReport.model_validate({
-        **base, **counts, "due": True, "action": action, "new_items": new_items, "dropped": dropped,
-        "redactions": found.redactions, "tokens": count_tokens(text), "document": text, "error": error,
-    })
+    counts = {
+        key: doc.count(key)
+        for key in ("decisions", "discoveries", "failures", "progress", "files", "questions")
+    }
+    return SessionReport.model_validate(
+        {
+            **base,
+            **counts,
+            "due": True,
+            "action": action,
+            "new_items": new_items,
+            "dropped": dropped,
+            "redactions": found.redactions,
+            "tokens": count_tokens(text),
+            "document": text,
+            "error": error,
+        }
+    )

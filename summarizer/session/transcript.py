@@ -31,8 +31,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from summarizer.errors import InputError
-from summarizer.jsonio import json_type, loads
+from summarizer.core.errors import InputError
+from summarizer.core.jsonio import json_type, loads
 
 __all__ = [
     "Event",
@@ -53,8 +53,20 @@ ToolKind = Literal["read", "edit", "todo", "other"]
 # Tool names across agents (Claude Code, OpenCode, Codex, Anthropic's text editor tool, MCP
 # servers), compared lower-case with any ``mcp__server__`` prefix removed.
 _READ_TOOLS = {"read", "read_file", "readfile", "view", "view_file", "open_file", "cat"}
-_EDIT_TOOLS = {"edit", "multiedit", "write", "notebookedit", "edit_file", "write_file", "create_file",
-               "apply_patch", "patch", "str_replace_editor", "replace", "insert"}
+_EDIT_TOOLS = {
+    "edit",
+    "multiedit",
+    "write",
+    "notebookedit",
+    "edit_file",
+    "write_file",
+    "create_file",
+    "apply_patch",
+    "patch",
+    "str_replace_editor",
+    "replace",
+    "insert",
+}
 _TODO_TOOLS = {"todowrite", "todo_write", "update_plan", "todo", "todos"}
 _PATH_KEYS = ("file_path", "filePath", "path", "notebook_path", "filename", "file")
 # An edit/write result that names its file: "Edited app/db.py: what changed", "Wrote 12 lines to x.py".
@@ -203,8 +215,15 @@ def parse_transcript(text: str, *, source: str = "transcript") -> Transcript:
     cwd: str | None = None
     for line, record in records:
         meta = _dict(record.get("payload")) if record.get("type") == "session_meta" else record
-        session_id = session_id or _str(meta.get("sessionId") or meta.get("session_id")
-                                        or (meta.get("id") if meta is not record else None)) or None
+        session_id = (
+            session_id
+            or _str(
+                meta.get("sessionId")
+                or meta.get("session_id")
+                or (meta.get("id") if meta is not record else None)
+            )
+            or None
+        )
         cwd = cwd or _str(meta.get("cwd")) or None
         events.extend(_events(line, record))
     if not events:
@@ -343,8 +362,16 @@ def _opencode(line: int, role: str, parts: list[Any]) -> list[Event]:
             state = _dict(part.get("state"))
             call_id = _str(part.get("callID") or part.get("id"))
             tool_input = _dict(state.get("input"))
-            out.append(Event(line, "tool_call", role, tool=_str(part.get("tool")),
-                             tool_input=tool_input, call_id=call_id))
+            out.append(
+                Event(
+                    line,
+                    "tool_call",
+                    role,
+                    tool=_str(part.get("tool")),
+                    tool_input=tool_input,
+                    call_id=call_id,
+                )
+            )
             output = state.get("output")
             if output is not None:
                 out.append(Event(line, "tool_result", "tool", _text(output), call_id=call_id))
@@ -371,8 +398,15 @@ def _tool_call(line: int, data: Mapping[str, Any]) -> Event:
 def _tool_result(line: int, data: Mapping[str, Any], record: Mapping[str, Any]) -> Event:
     body = next((data[k] for k in ("content", "output", "result") if k in data), "")
     call_id = _str(data.get("tool_use_id") or data.get("tool_call_id") or data.get("call_id"))
-    return Event(line, "tool_result", "tool", _text(body), tool=_str(data.get("name")),
-                 call_id=call_id, file_lines=_file_lines(record))
+    return Event(
+        line,
+        "tool_result",
+        "tool",
+        _text(body),
+        tool=_str(data.get("name")),
+        call_id=call_id,
+        file_lines=_file_lines(record),
+    )
 
 
 def _file_lines(record: Mapping[str, Any]) -> int | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
 from summarizer.session.service import (
     CompressionMarks,
     Lock,
@@ -128,8 +128,9 @@ async def run_session(
     )
 
 
-def recover_project(memory: SessionMemory, project: str | None, cwd: str, *,
-                    session_id: str | None = None) -> Recovery:
+def recover_project(
+    memory: SessionMemory, project: str | None, cwd: str, *, session_id: str | None = None
+) -> Recovery:
     """The newest compressed document of ``project`` (default: detected from ``cwd``), with
     ``session_id``'s items first when given (a resumed session)."""
     from summarizer.session.project import detect_project_name
@@ -138,26 +139,35 @@ def recover_project(memory: SessionMemory, project: str | None, cwd: str, *,
     return recover(memory, name, session_id=session_id)
 
 
-def hook_context(payload: Mapping[str, object], memory: SessionMemory,
-                 project: str | None) -> dict[str, object]:
+def hook_context(
+    payload: Mapping[str, object], memory: SessionMemory, project: str | None
+) -> dict[str, object]:
     """Claude Code's ``SessionStart`` hook answer: the recovered document as ``additionalContext``.
 
     ``payload`` is the hook's JSON (``cwd``, ``source``, ``session_id``). Nothing to recover gives
     an answer without ``additionalContext`` (Claude Code then adds nothing).
     """
-    from summarizer.errors import NotFound
+    from summarizer.core.errors import NotFound
 
     cwd = payload.get("cwd")
     session_id = payload.get("session_id")
     answer: dict[str, object] = {"hookEventName": "SessionStart"}
     try:
-        found = recover_project(memory, project, cwd if isinstance(cwd, str) and cwd else os.getcwd(),
-                                session_id=session_id if isinstance(session_id, str) else None)
+        found = recover_project(
+            memory,
+            project,
+            cwd if isinstance(cwd, str) and cwd else os.getcwd(),
+            session_id=session_id if isinstance(session_id, str) else None,
+        )
     except NotFound:
         return {"hookSpecificOutput": answer}
     source = payload.get("source")
-    intro = ("Memory saved before the last compaction" if source == "compact"
-             else "Memory of this project's latest session")
-    answer["additionalContext"] = (f"{intro} (engram topic {found.topic_key}, updated "
-                                   f"{found.updated_at} UTC):\n\n{found.document}")
+    intro = (
+        "Memory saved before the last compaction"
+        if source == "compact"
+        else "Memory of this project's latest session"
+    )
+    answer["additionalContext"] = (
+        f"{intro} (engram topic {found.topic_key}, updated {found.updated_at} UTC):\n\n{found.document}"
+    )
     return {"hookSpecificOutput": answer}

@@ -9,9 +9,17 @@ from pathlib import Path
 import pytest
 
 from summarizer.agents.paths import store_dir
-from summarizer.settings import Settings
+from summarizer.core.settings import Settings
 
-HEAVY = ("pydantic", "click", "litellm", "mcp", "tiktoken", "summarizer.settings", "summarizer.output.models")
+HEAVY = (
+    "pydantic",
+    "click",
+    "litellm",
+    "mcp",
+    "tiktoken",
+    "summarizer.core.settings",
+    "summarizer.output.models",
+)
 PROBE = (
     "import atexit, sys\n"
     "def report():\n"

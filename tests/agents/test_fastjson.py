@@ -33,8 +33,18 @@ def test_malformed_documents_raise_value_error(text: str) -> None:
 
 def test_dumps_equals_json_dumps() -> None:
     """The hook's replies are written byte for byte as json.dumps writes them."""
-    value = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask",
-                                    "updatedInput": {"command": "summarizer run 'a \"b\" é'", "timeout": 5,
-                                                     "run_in_background": False, "x": None, "f": 1.5,
-                                                     "l": [1, "two", {"three": []}]}}}  # fmt: skip
+    value = {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "ask",
+            "updatedInput": {
+                "command": "summarizer run 'a \"b\" é'",
+                "timeout": 5,
+                "run_in_background": False,
+                "x": None,
+                "f": 1.5,
+                "l": [1, "two", {"three": []}],
+            },
+        }
+    }
     assert dumps(value) == json.dumps(value)

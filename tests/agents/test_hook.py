@@ -15,8 +15,25 @@ from tests.agents.conftest import run_cli
 ASK_REASON = "summarizer compresses this command's output; "
 
 
-PROGRAMS = ("npm", "make", "pytest", "rm", "git", "python3", "cat", "head", "tail", "sed", "jq", "grep",
-            "vim", "echo", "tee", "curl", "sh")  # fmt: skip
+PROGRAMS = (
+    "npm",
+    "make",
+    "pytest",
+    "rm",
+    "git",
+    "python3",
+    "cat",
+    "head",
+    "tail",
+    "sed",
+    "jq",
+    "grep",
+    "vim",
+    "echo",
+    "tee",
+    "curl",
+    "sh",
+)
 
 
 def _env(home: Path, rules: dict[str, list[str]]) -> dict[str, str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from summarizer.agents import install as installer
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
 from tests.agents.conftest import run_cli
 
 EXISTING = b"""{

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from summarizer.bank import close_sprint, injection_block
-from summarizer.errors import NotFound
+from summarizer.core.errors import NotFound
 
 from .conftest import DATE, JWT, TYPO, Gate
 

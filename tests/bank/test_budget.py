@@ -8,7 +8,7 @@ import pytest
 
 from summarizer.bank.layout import load_state
 from summarizer.bank.ledger import carryover, per_phase_budget
-from summarizer.errors import EscalationRequired
+from summarizer.core.errors import EscalationRequired
 
 from .conftest import JWT, TABLE, TYPO, Gate, snapshot
 

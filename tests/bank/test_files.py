@@ -12,7 +12,7 @@ from summarizer.bank.active_context import parse_active_context, render_active_c
 from summarizer.bank.atomic import atomic_write, bank_lock, clean_stale_temp
 from summarizer.bank.markdown import BankFormatError
 from summarizer.bank.progress_log import parse_progress_log, render_progress_log
-from summarizer.errors import StorageError
+from summarizer.core.errors import StorageError
 
 from .conftest import JWT, Gate, snapshot
 

@@ -8,7 +8,7 @@ import pytest
 
 from summarizer.bank.entry import content_hash
 from summarizer.bank.layout import load_state
-from summarizer.errors import EscalationRequired, InputError
+from summarizer.core.errors import EscalationRequired, InputError
 
 from .conftest import DATE, JWT, TABLE, TYPO, Gate, snapshot
 
@@ -88,8 +88,10 @@ def test_in_progress_blocked_escalated_are_flagged_not_written(gate: Gate, bank:
     state = load_state(bank)
     assert [e.agent for e in state.active.entries()] == ["hermes"]
     assert sorted((u.agent, u.status) for u in state.active.unfinished) == [
-        ("aphrodite", "escalated"), ("demeter", "blocked"), ("hermes", "in_progress"),
-    ]  # fmt: skip
+        ("aphrodite", "escalated"),
+        ("demeter", "blocked"),
+        ("hermes", "in_progress"),
+    ]
 
 
 def test_partial_is_compressed_with_a_warning_and_at_least_medium(gate: Gate, bank: Path) -> None:

@@ -33,9 +33,13 @@ def test_old_rows_load_with_their_keys_and_hashes(old_bank: Path) -> None:
     """Markers are read: six entries, subtask #1 each, the hashes the old gate stored."""
     entries = load_state(old_bank).active.entries()
     assert [(e.phase, e.agent, e.subtask) for e in entries] == [
-        ("1", "demeter", "#1"), ("1", "hephaestus", "#1"), ("1", "prometheus", "#1"),
-        ("2", "hermes", "#1"), ("2", "themis", "#1"), ("2", "aphrodite", "#1"),
-    ]  # fmt: skip
+        ("1", "demeter", "#1"),
+        ("1", "hephaestus", "#1"),
+        ("1", "prometheus", "#1"),
+        ("2", "hermes", "#1"),
+        ("2", "themis", "#1"),
+        ("2", "aphrodite", "#1"),
+    ]
     assert entries[0].digest == "78d7372d3f22b8a8"
 
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from summarizer import app
 from summarizer.bank import GateRequest, run_gate
 from summarizer.bank.layout import load_state
+from summarizer.core.settings import Settings
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.scoring import Band
-from summarizer.settings import Settings
 
 from .conftest import DATE, JWT, TABLE, TYPO, snapshot, write_jsonl
 

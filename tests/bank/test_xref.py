@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from summarizer.bank.xref import parse_xref
-from summarizer.errors import StorageError
+from summarizer.core.errors import StorageError
 
 from .conftest import TABLE, Gate, snapshot
 

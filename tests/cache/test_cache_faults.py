@@ -25,7 +25,7 @@ from click.testing import CliRunner
 from summarizer_cache import DiskCache, FailSafeCache
 
 from summarizer.cli import main
-from summarizer.errors import StorageError
+from summarizer.core.errors import StorageError
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.summaries import EntryJob, summarize_entries
 from summarizer.semantic.prompts import PromptLibrary

@@ -7,7 +7,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from summarizer.scrub import scrub
+from summarizer.core.scrub import scrub
 from summarizer.semantic.prompts import PromptLibrary
 from summarizer.semantic.service import GenerationParams, Summarizer
 from summarizer.semantic.untrusted import Untrusted

@@ -11,7 +11,7 @@ import diskcache
 import pytest
 from summarizer_cache import DiskCache, FailSafeCache, RedisCache
 
-from summarizer.errors import ProviderUnavailable
+from summarizer.core.errors import ProviderUnavailable
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.summaries import EntryJob, summarize_entries
 from summarizer.semantic.ports import CachedAnswer, CacheKey, Namespace
@@ -181,7 +181,7 @@ def test_redis_outage_degrades_to_a_miss(prompt_dir: Path) -> None:
 def test_disk_cache_lives_where_settings_say(tmp_path: Path) -> None:
     """build_cache puts diskcache under SUMMARIZER_CACHE_DIR and picks Redis for redis:// URLs."""
     from summarizer.app import build_cache
-    from summarizer.settings import Settings
+    from summarizer.core.settings import Settings
 
     disk = build_cache(Settings.load({"SUMMARIZER_CACHE_DIR": str(tmp_path / "c"), "HOME": str(tmp_path)}))
     assert isinstance(disk, DiskCache) and disk.location == str(tmp_path / "c" / "summaries")

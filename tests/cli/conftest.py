@@ -44,12 +44,19 @@ class Run:
 
     def describe(self) -> str:
         """What a failing assertion shows: the command, the exit code and both streams (short)."""
-        return (f"summarizer {' '.join(self.args)[:200]} -> exit {self.code}\n"
-                f"stderr: {self.stderr[-1500:]!r}\nstdout: {self.stdout[:300]!r}")
+        return (
+            f"summarizer {' '.join(self.args)[:200]} -> exit {self.code}\n"
+            f"stderr: {self.stderr[-1500:]!r}\nstdout: {self.stdout[:300]!r}"
+        )
 
 
-def cli(*args: str, stdin: bytes | None = None, cwd: Path | None = None, timeout: float = 90,
-        env: dict[str, str] | None = None) -> Run:
+def cli(
+    *args: str,
+    stdin: bytes | None = None,
+    cwd: Path | None = None,
+    timeout: float = 90,
+    env: dict[str, str] | None = None,
+) -> Run:
     """Run ``summarizer ARGS`` with the test's (isolated) environment."""
     run_env = dict(os.environ if env is None else env)
     run_env.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -57,8 +64,13 @@ def cli(*args: str, stdin: bytes | None = None, cwd: Path | None = None, timeout
     run_env.setdefault("SUMMARIZER_ENGRAM_LOCK_WAIT", "2")
     run_env["PYTHONUNBUFFERED"] = "1"
     done = subprocess.run(
-        [*entry_point(), *args], input=stdin if stdin is not None else b"", capture_output=True,
-        cwd=cwd, env=run_env, timeout=timeout, check=False,
+        [*entry_point(), *args],
+        input=stdin if stdin is not None else b"",
+        capture_output=True,
+        cwd=cwd,
+        env=run_env,
+        timeout=timeout,
+        check=False,
     )
     return Run(tuple(args), done.returncode, done.stdout, done.stderr.decode("utf-8", "replace"))
 

@@ -24,17 +24,41 @@ import pytest
 from .conftest import Run, assert_clean_error, assert_no_traceback, cli, entry_point
 
 REPO = Path(__file__).resolve().parents[2]
-COMMANDS = ["score", "compress", "stats", "batch", "gate", "output", "restore", "envelope", "session",
-            "recover", "cache", "eval", "mcp"]  # fmt: skip
+COMMANDS = [
+    "score",
+    "compress",
+    "stats",
+    "batch",
+    "gate",
+    "output",
+    "restore",
+    "envelope",
+    "session",
+    "recover",
+    "cache",
+    "eval",
+    "mcp",
+]
 
-ENTRY = {"summary": "Added JWT auth endpoint with refresh token rotation",
-         "files_changed": ["backend/routers/auth.py"], "from_agent": "hermes", "to_agent": "aphrodite",
-         "phase": "1"}  # fmt: skip
-MESSAGES = [{"role": "user", "content": "The token refresh test is flaky; find out why and fix it."},
-            {"role": "assistant", "content": "Decision: we will pin the clock in the refresh test."}]
+ENTRY = {
+    "summary": "Added JWT auth endpoint with refresh token rotation",
+    "files_changed": ["backend/routers/auth.py"],
+    "from_agent": "hermes",
+    "to_agent": "aphrodite",
+    "phase": "1",
+}
+MESSAGES = [
+    {"role": "user", "content": "The token refresh test is flaky; find out why and fix it."},
+    {"role": "assistant", "content": "Decision: we will pin the clock in the refresh test."},
+]
 EVAL_LINE = (REPO / "evals" / "datasets" / "phase_gate.jsonl").read_text(encoding="utf-8").splitlines()[0]
-ENVELOPE = {"protocol": "agentic-workspace/v1", "ok": True, "operation": "workspace_file.read",
-            "summary": "read a.py", "data": {"jobId": "job_1", "content": "x = 1\n"}}  # fmt: skip
+ENVELOPE = {
+    "protocol": "agentic-workspace/v1",
+    "ok": True,
+    "operation": "workspace_file.read",
+    "summary": "read a.py",
+    "data": {"jobId": "job_1", "content": "x = 1\n"},
+}
 
 
 def _jsonl(*objects: object) -> bytes:
@@ -54,13 +78,22 @@ SHAPES: dict[str, tuple[Argv, object, bool]] = {
     "compress": (lambda p, t: ["compress", p, "--offline", "--no-cache", "--json"], ENTRY, False),
     "stats": (lambda p, t: ["stats", p], ENTRY, True),
     "batch": (lambda p, t: ["batch", p], ENTRY, True),
-    "gate": (lambda p, t: ["gate", "--phase", "1", "--date", "2026-06-20", "--bank", str(t / "bank"), p],
-             ENTRY, True),
+    "gate": (
+        lambda p, t: ["gate", "--phase", "1", "--date", "2026-06-20", "--bank", str(t / "bank"), p],
+        ENTRY,
+        True,
+    ),
     "envelope": (lambda p, t: ["envelope", p], ENVELOPE, False),
-    "session": (lambda p, t: ["session", p, "--force", "--offline", "--project", "qa",
-                              "--date", "2026-06-20"], MESSAGES, True),
-    "eval": (lambda p, t: ["eval", p, "--offline", "--no-reuse", "--out", str(t / "report")],
-             json.loads(EVAL_LINE), True),
+    "session": (
+        lambda p, t: ["session", p, "--force", "--offline", "--project", "qa", "--date", "2026-06-20"],
+        MESSAGES,
+        True,
+    ),
+    "eval": (
+        lambda p, t: ["eval", p, "--offline", "--no-reuse", "--out", str(t / "report")],
+        json.loads(EVAL_LINE),
+        True,
+    ),
 }
 
 
@@ -78,16 +111,27 @@ def _body(command: str, case: str) -> bytes:
         "binary": _garbage(),
         "bom-binary": b"\xff\xfe\x00\x00" + _garbage(512),
         "malformed-json": good.rstrip(b"\n") + b"\n" + b'{"summary": "half an object",\n'
-        if jsonl else good[: len(good) // 2],
+        if jsonl
+        else good[: len(good) // 2],
         "wrong-type-array": b"[1, 2]\n",
         "wrong-type-scalar": b"42\n",
         "wrong-field-type": _jsonl({**first, "summary": 42, "content": 42, "subtask_summary": 42})
-        if jsonl else json.dumps({**first, "summary": 42, "ok": "yes"}).encode(),
+        if jsonl
+        else json.dumps({**first, "summary": 42, "ok": "yes"}).encode(),
     }[case]
 
 
-BAD_CASES = ["empty", "blank", "invalid-utf8", "binary", "bom-binary", "malformed-json",
-             "wrong-type-array", "wrong-type-scalar", "wrong-field-type"]  # fmt: skip
+BAD_CASES = [
+    "empty",
+    "blank",
+    "invalid-utf8",
+    "binary",
+    "bom-binary",
+    "malformed-json",
+    "wrong-type-array",
+    "wrong-type-scalar",
+    "wrong-field-type",
+]
 
 
 @pytest.fixture
@@ -98,6 +142,7 @@ def scratch(tmp_path: Path) -> Path:
 
 
 # ---------------------------------------------------------------- every command: --help
+
 
 @pytest.mark.parametrize("command", COMMANDS)
 def test_help_exits_0_fast_and_clean(command: str, tmp_path: Path) -> None:
@@ -218,6 +263,7 @@ def test_very_large_input_never_crashes(command: str, scratch: Path) -> None:
 
 # ---------------------------------------------------------------- output / restore
 
+
 @pytest.mark.parametrize("case", ["invalid-utf8", "binary", "nul-lines"])
 def test_output_passes_non_text_logs_through(case: str, scratch: Path) -> None:
     """Logs may hold invalid UTF-8 or binary (docs/tool-output.md): exit 0, stored byte-identical."""
@@ -317,6 +363,7 @@ def test_restore_missing_argument_is_usage_error(scratch: Path) -> None:
 
 
 # ---------------------------------------------------------------- engram: corrupt and locked
+
 
 def _seed_session(scratch: Path) -> None:
     path = scratch / "t.jsonl"
@@ -438,8 +485,10 @@ def test_recover_after_lock_released(scratch: Path, home: Path) -> None:
         assert_clean_error(run, 1)
 
 
-@pytest.mark.parametrize("payload", [b"", b"not json", b"[1]", b'{"transcript_path": 3}',
-                                     b'{"transcript_path": "/nonexistent/t.jsonl"}'])
+@pytest.mark.parametrize(
+    "payload",
+    [b"", b"not json", b"[1]", b'{"transcript_path": 3}', b'{"transcript_path": "/nonexistent/t.jsonl"}'],
+)
 def test_session_hook_bad_payload_is_exit_1(payload: bytes, scratch: Path) -> None:
     """--hook never exits 2 (agents read 2 as 'block'): bad hook JSON is exit 1, one line."""
     assert_clean_error(cli("session", "--hook", "--offline", stdin=payload, cwd=scratch), 1)
@@ -461,6 +510,7 @@ def test_session_without_transcript_or_claude_session_is_exit_2(scratch: Path, h
 
 
 # ---------------------------------------------------------------- gate, cache, eval destinations
+
 
 @pytest.mark.parametrize("via", ["--bank", "SUMMARIZER_BANK"])
 def test_gate_bank_that_is_a_file(via: str, scratch: Path) -> None:
@@ -504,10 +554,12 @@ def test_gate_bad_date_is_exit_2(value: str, scratch: Path) -> None:
 
 
 @pytest.mark.parametrize("corruption", ["dir-is-file", "garbage-db"])
-@pytest.mark.parametrize("argv", [("cache", "stats"), ("cache", "stats", "--json"),
-                                  ("cache", "prune", "--stale")])
-def test_cache_with_corrupt_dir_is_exit_1(argv: tuple[str, ...], corruption: str, scratch: Path,
-                                          home: Path) -> None:
+@pytest.mark.parametrize(
+    "argv", [("cache", "stats"), ("cache", "stats", "--json"), ("cache", "prune", "--stale")]
+)
+def test_cache_with_corrupt_dir_is_exit_1(
+    argv: tuple[str, ...], corruption: str, scratch: Path, home: Path
+) -> None:
     """A cache dir that is a file, or garbage in cache.db: exit 1, one line, the bytes untouched."""
     cache = home / "cache"
     if corruption == "dir-is-file":
@@ -545,13 +597,23 @@ def test_eval_out_is_a_file(scratch: Path) -> None:
     assert out.read_bytes() == b"keep me\n"
 
 
-@pytest.mark.parametrize("argv", [
-    ("score",), ("score", "--text", ""), ("score", "--text", "x", "--status", "bogus"),
-    ("stats", "x", "--phases", "0"), ("batch", "x", "--phases", "abc"),
-    ("compress", "--concurrency", "0", "--text", "x"),
-    ("envelope", "--cap", "0"), ("output", "--target", "-5"), ("gate", "--estimated-phases", "0"),
-    ("mcp", "--tools", "no_such_tool"), ("cache", "prune"), ("eval",),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("score",),
+        ("score", "--text", ""),
+        ("score", "--text", "x", "--status", "bogus"),
+        ("stats", "x", "--phases", "0"),
+        ("batch", "x", "--phases", "abc"),
+        ("compress", "--concurrency", "0", "--text", "x"),
+        ("envelope", "--cap", "0"),
+        ("output", "--target", "-5"),
+        ("gate", "--estimated-phases", "0"),
+        ("mcp", "--tools", "no_such_tool"),
+        ("cache", "prune"),
+        ("eval",),
+    ],
+)
 def test_bad_usage_is_exit_2(argv: tuple[str, ...], scratch: Path) -> None:
     """Bad flags and missing arguments: exit 2 (one line, or click's usage block)."""
     run = cli(*argv, cwd=scratch, timeout=30)
@@ -604,8 +666,17 @@ def test_eval_nonexistent_prompts_is_exit_2(scratch: Path) -> None:
     """--prompts that is neither a folder nor a git revision: exit 2, one line."""
     data = scratch / "d.jsonl"
     data.write_bytes(EVAL_LINE.encode() + b"\n")
-    run = cli("eval", str(data), "--offline", "--no-reuse", "--prompts", str(scratch / "no-such-dir"),
-              "--out", str(scratch / "r"), cwd=scratch)
+    run = cli(
+        "eval",
+        str(data),
+        "--offline",
+        "--no-reuse",
+        "--prompts",
+        str(scratch / "no-such-dir"),
+        "--out",
+        str(scratch / "r"),
+        cwd=scratch,
+    )
     assert_clean_error(run, 2)
 
 
@@ -619,8 +690,12 @@ def test_closed_stdout_pipe_is_not_a_traceback(scratch: Path) -> None:
     """``summarizer output big.log | head -c 10``: no traceback, no message when the reader goes away."""
     path = scratch / "big.log"
     path.write_bytes(b"".join(b"line %d ERROR at a.py:%d\n" % (i, i) for i in range(200_000)))
-    proc = subprocess.Popen([*entry_point(), "output", str(path), "--floor", "100000000"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=scratch)
+    proc = subprocess.Popen(
+        [*entry_point(), "output", str(path), "--floor", "100000000"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=scratch,
+    )
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.read(10)
     proc.stdout.close()
@@ -629,20 +704,36 @@ def test_closed_stdout_pipe_is_not_a_traceback(scratch: Path) -> None:
     assert err == "" and proc.returncode == 1, err  # quiet, as `yes | head` is
 
 
-@pytest.mark.parametrize(("name", "damage"), [
-    ("01-active-context.md", "binary"), ("02-progress-log.md", "binary"), ("_xref/index.md", "binary"),
-    ("_xref/_next_id.json", "binary"), ("_xref/_next_id.json", "malformed"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("name", "damage"),
+    [
+        ("01-active-context.md", "binary"),
+        ("02-progress-log.md", "binary"),
+        ("_xref/index.md", "binary"),
+        ("_xref/_next_id.json", "binary"),
+        ("_xref/_next_id.json", "malformed"),
+    ],
+)
 def test_gate_on_a_corrupt_bank_file_is_exit_1_and_untouched(name: str, damage: str, scratch: Path) -> None:
     """A bank file turned to garbage (or to malformed JSON) stops the gate in one line; nothing lost."""
     bank = scratch / "bank"
     first = scratch / "p1.jsonl"
-    first.write_bytes(_jsonl(
-        {**ENTRY, "summary": "Added JWT auth endpoint POST /auth/login with refresh token rotation; "
-                             "breaking change for clients"},
-        {**ENTRY, "summary": "Created users table with email unique index; migration 003",
-         "files_changed": ["db/migrations/003.sql"], "from_agent": "hephaestus", "to_agent": "athena"},
-    ))
+    first.write_bytes(
+        _jsonl(
+            {
+                **ENTRY,
+                "summary": "Added JWT auth endpoint POST /auth/login with refresh token rotation; "
+                "breaking change for clients",
+            },
+            {
+                **ENTRY,
+                "summary": "Created users table with email unique index; migration 003",
+                "files_changed": ["db/migrations/003.sql"],
+                "from_agent": "hephaestus",
+                "to_agent": "athena",
+            },
+        )
+    )
     base = ["gate", "--date", "2026-06-20", "--bank", str(bank)]
     assert cli(*base, "--phase", "1", str(first), cwd=scratch).code == 0
     target = bank / name
@@ -657,8 +748,9 @@ def test_gate_on_a_corrupt_bank_file_is_exit_1_and_untouched(name: str, damage: 
 
 
 @pytest.mark.parametrize("damage", ["replaced", "truncated"])
-def test_restore_of_a_damaged_original_is_not_silent(damage: str, scratch: Path, home: Path,
-                                                     stored_id: str) -> None:
+def test_restore_of_a_damaged_original_is_not_silent(
+    damage: str, scratch: Path, home: Path, stored_id: str
+) -> None:
     """The id is the SHA-256 of the original: damaged bytes must not come back as exit 0."""
     stored = [p for p in (home / "cache" / "originals").rglob("*") if p.is_file()]
     assert len(stored) == 1, stored

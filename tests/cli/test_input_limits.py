@@ -101,8 +101,13 @@ def test_dev_zero_at_the_default_limit_stays_within_bounded_memory() -> None:
         "sys.stderr.write(done.stderr.decode())\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "SUMMARIZER_MAX_INPUT_BYTES"}
-    done = subprocess.run([sys.executable, "-c", probe, *entry_point(), "compress", ZERO],
-                          capture_output=True, env=env, timeout=120, check=False)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *entry_point(), "compress", ZERO],
+        capture_output=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
     code, peak_kib = (int(x) for x in done.stdout.split())
     assert code == 2 and "larger than 256 MiB" in done.stderr.decode()
     assert peak_kib < 600 * 1024, f"peak {peak_kib // 1024} MiB"

@@ -42,8 +42,10 @@ def test_escape_sequences_in_an_entry_never_reach_the_terminal(command: str) -> 
 
 def _transcript(tmp_path: Path) -> Path:
     path = tmp_path / "t.jsonl"
-    lines = [{"role": "user", "content": f"We decided to keep the refresh flow. {HOSTILE}"},
-             {"role": "assistant", "content": "Decision: keep the refresh flow as it is."}]  # fmt: skip
+    lines = [
+        {"role": "user", "content": f"We decided to keep the refresh flow. {HOSTILE}"},
+        {"role": "assistant", "content": "Decision: keep the refresh flow as it is."},
+    ]
     path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
     return path
 
@@ -69,8 +71,14 @@ def test_a_malformed_engram_url_is_one_line_in_recover(url: str) -> None:
 
 def test_a_malformed_engram_url_still_prints_the_session_summary(tmp_path: Path) -> None:
     """The summary is not lost: printed on stdout, with one line saying it was not saved."""
-    run = cli("session", str(_transcript(tmp_path)), "--project", "p", "--force",
-              env=_env(SUMMARIZER_ENGRAM_URL="http://localhost:abc"))  # fmt: skip
+    run = cli(
+        "session",
+        str(_transcript(tmp_path)),
+        "--project",
+        "p",
+        "--force",
+        env=_env(SUMMARIZER_ENGRAM_URL="http://localhost:abc"),
+    )
     assert run.code == 1 and "Traceback" not in run.stderr, run.describe()
     assert "NOT saved" in run.stderr and run.stdout.decode().startswith("## Session Compression")
 

@@ -6,7 +6,7 @@ import pytest
 from summarizer_engram.capture import extract_learnings, learning_title
 from summarizer_engram.store import Store
 
-from summarizer.errors import NotFound
+from summarizer.core.errors import NotFound
 
 THREE = """Done with the auth work.
 
@@ -32,15 +32,19 @@ def test_numbered_items_under_key_learnings_stop_at_the_next_header() -> None:
 
 def test_spanish_header() -> None:
     """Case 37."""
-    text = ("## Aprendizajes Clave:\n1. El índice compuesto acelera la consulta\n"
-            "2. Hay que invalidar la caché al guardar\n")
+    text = (
+        "## Aprendizajes Clave:\n1. El índice compuesto acelera la consulta\n"
+        "2. Hay que invalidar la caché al guardar\n"
+    )
     assert len(extract_learnings(text)) == 2
 
 
 def test_bullets_under_a_level_three_header() -> None:
     """Case 38."""
-    text = ("### Learnings:\n- Connection pools must be sized per worker\n"
-            "* Retries need jitter or they stampede\n")
+    text = (
+        "### Learnings:\n- Connection pools must be sized per worker\n"
+        "* Retries need jitter or they stampede\n"
+    )
     assert len(extract_learnings(text)) == 2
 
 
@@ -58,11 +62,12 @@ def test_no_header_or_only_short_items_extracts_nothing() -> None:
 
 def test_last_section_wins_and_falls_back_when_it_is_empty() -> None:
     """Case 41."""
-    text = ("## Key Learnings:\n1. first section item that is long enough\n\n"
-            "## Key Learnings:\n1. the last section item is the one we keep\n")
+    text = (
+        "## Key Learnings:\n1. first section item that is long enough\n\n"
+        "## Key Learnings:\n1. the last section item is the one we keep\n"
+    )
     assert extract_learnings(text) == ["the last section item is the one we keep"]
-    fallback = ("## Key Learnings:\n1. first section item that is long enough\n\n"
-                "## Key Learnings:\n1. short\n")
+    fallback = "## Key Learnings:\n1. first section item that is long enough\n\n## Key Learnings:\n1. short\n"
     assert extract_learnings(fallback) == ["first section item that is long enough"]
 
 

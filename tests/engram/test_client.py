@@ -15,7 +15,7 @@ from summarizer_engram.models import ExportData
 from summarizer_engram.store import Store
 from summarizer_engram.tools import HANDLERS
 
-from summarizer.errors import InputError, NotFound, StorageError
+from summarizer.core.errors import InputError, NotFound, StorageError
 
 OBS = {
     "id": 7,

@@ -26,8 +26,13 @@ def _worker(path: str, worker: int, start: float, errors: multiprocessing.Queue[
             sid = f"proc-{worker}"
             store.start_session(sid, "load", "/tmp")
             for i in range(EACH):
-                store.save(sid, f"worker {worker} note {i}", f"observation {i} from process {worker}",
-                           project="load", topic_key=f"load/w{worker}-{i}" if i % 10 == 0 else "")
+                store.save(
+                    sid,
+                    f"worker {worker} note {i}",
+                    f"observation {i} from process {worker}",
+                    project="load",
+                    topic_key=f"load/w{worker}-{i}" if i % 10 == 0 else "",
+                )
     except BaseException:
         errors.put(traceback.format_exc())
         raise
@@ -39,8 +44,10 @@ def test_eight_processes_saving_500_each_lose_nothing(tmp_path: Path) -> None:
     ctx = multiprocessing.get_context("fork")
     errors: multiprocessing.Queue[str] = ctx.Queue()
     start = time.time() + 0.5
-    procs = [ctx.Process(target=_worker, args=(str(tmp_path / "engram.db"), w, start, errors))
-             for w in range(WORKERS)]
+    procs = [
+        ctx.Process(target=_worker, args=(str(tmp_path / "engram.db"), w, start, errors))
+        for w in range(WORKERS)
+    ]
     for p in procs:
         p.start()
     for p in procs:

@@ -27,7 +27,7 @@ import pytest
 from summarizer_engram.client import Client
 from summarizer_engram.store import Store
 
-from summarizer.errors import NotFound
+from summarizer.core.errors import NotFound
 from summarizer.session.service import FileMarks, compress_session
 from summarizer.session.transcript import parse_transcript
 
@@ -38,20 +38,41 @@ pytestmark = pytest.mark.skipif(
     reason=f"the real engram binary is absent ({ENGRAM}); see ../shared/engram/README.md",
 )
 DAY = "2026-12-01"
-TRANSCRIPT = "\n".join(json.dumps(r) for r in (
-    {"type": "user", "sessionId": "7c2d9e10-aaaa-4bbb-8ccc-123456789abc", "cwd": "/w/ledgerly",
-     "message": {"role": "user",
-                 "content": "The invoice export times out. Make the reconciliation export stream."}},
-    {"type": "user", "sessionId": "7c2d9e10-aaaa-4bbb-8ccc-123456789abc",
-     "message": {"role": "user", "content": "Keep it to the standard library."}},
-    {"type": "assistant", "sessionId": "7c2d9e10-aaaa-4bbb-8ccc-123456789abc",
-     "message": {"role": "assistant", "content": "We decided to use a generator with csv.writer."}},
-))
+TRANSCRIPT = "\n".join(
+    json.dumps(r)
+    for r in (
+        {
+            "type": "user",
+            "sessionId": "7c2d9e10-aaaa-4bbb-8ccc-123456789abc",
+            "cwd": "/w/ledgerly",
+            "message": {
+                "role": "user",
+                "content": "The invoice export times out. Make the reconciliation export stream.",
+            },
+        },
+        {
+            "type": "user",
+            "sessionId": "7c2d9e10-aaaa-4bbb-8ccc-123456789abc",
+            "message": {"role": "user", "content": "Keep it to the standard library."},
+        },
+        {
+            "type": "assistant",
+            "sessionId": "7c2d9e10-aaaa-4bbb-8ccc-123456789abc",
+            "message": {"role": "assistant", "content": "We decided to use a generator with csv.writer."},
+        },
+    )
+)
 
 
 def _engram(data: Path, *args: str) -> str:
-    done = subprocess.run([str(ENGRAM), *args], env={**os.environ, "ENGRAM_DATA_DIR": str(data)},
-                          capture_output=True, text=True, timeout=30, check=True)
+    done = subprocess.run(
+        [str(ENGRAM), *args],
+        env={**os.environ, "ENGRAM_DATA_DIR": str(data)},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
     return done.stdout
 
 
@@ -73,9 +94,12 @@ def data(tmp_path: Path) -> Path:
 def served(data: Path) -> Iterator[str]:
     """``engram serve`` on a free loopback port; yields its URL and stops it afterwards."""
     port = _free_port()
-    proc = subprocess.Popen([str(ENGRAM), "serve", str(port)],
-                            env={**os.environ, "ENGRAM_DATA_DIR": str(data)},
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [str(ENGRAM), "serve", str(port)],
+        env={**os.environ, "ENGRAM_DATA_DIR": str(data)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 15
@@ -96,9 +120,17 @@ def served(data: Path) -> Iterator[str]:
 
 def _save_session(data: Path) -> str:
     with Store(data / "engram.db") as store:
-        report = asyncio.run(compress_session(
-            parse_transcript(TRANSCRIPT), project="ledgerly", date=DAY, memory=store,
-            marks=FileMarks(data.parent / "marks"), session_key="k", force=True))
+        report = asyncio.run(
+            compress_session(
+                parse_transcript(TRANSCRIPT),
+                project="ledgerly",
+                date=DAY,
+                memory=store,
+                marks=FileMarks(data.parent / "marks"),
+                session_key="k",
+                force=True,
+            )
+        )
     assert report.action == "saved"
     return report.title
 
@@ -129,8 +161,14 @@ def test_what_engram_writes_reads_the_same_through_our_store(data: Path, served:
     """engram's topic upsert, duplicate count and <private> stripping, read back by our Store."""
     session = {"id": "s1", "project": "p", "directory": "/w/p"}
     httpx.post(f"{served}/sessions", json=session).raise_for_status()
-    body = {"session_id": "s1", "type": "decision", "title": "Auth model", "project": "p",
-            "topic_key": "architecture/auth", "content": "JWT v1"}
+    body = {
+        "session_id": "s1",
+        "type": "decision",
+        "title": "Auth model",
+        "project": "p",
+        "topic_key": "architecture/auth",
+        "content": "JWT v1",
+    }
     first = httpx.post(f"{served}/observations", json=body).json()["id"]
     changed = {**body, "content": "JWT v2 <private>k=1</private>"}
     second = httpx.post(f"{served}/observations", json=changed).json()["id"]
@@ -149,10 +187,12 @@ def test_our_client_against_engram_serve(served: str) -> None:
     """Save, topic upsert, search, get and delete through our Client; a missing id is NotFound."""
     with Client(served) as client:
         client.start_session("s1", "p", "/w/p")
-        saved = client.save("s1", "Cache ruling", "diskcache stores JSON only", project="p",
-                            topic_key="cache/rule")
-        again = client.save("s1", "Cache ruling", "diskcache stores JSON text only", project="p",
-                            topic_key="cache/rule")
+        saved = client.save(
+            "s1", "Cache ruling", "diskcache stores JSON only", project="p", topic_key="cache/rule"
+        )
+        again = client.save(
+            "s1", "Cache ruling", "diskcache stores JSON text only", project="p", topic_key="cache/rule"
+        )
         assert again.id == saved.id and client.get(saved.id).revision_count == 2
         assert [h.id for h in client.search("diskcache", project="p")] == [saved.id]
         client.delete(saved.id)

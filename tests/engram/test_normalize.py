@@ -118,8 +118,14 @@ def test_display_truncate_never_splits_a_character() -> None:
 
 @pytest.mark.parametrize(
     ("tool", "kind"),
-    [("write", "file_change"), ("patch", "file_change"), ("bash", "command"), ("read", "file_read"),
-     ("glob", "search"), ("unknown", "tool_use")],
+    [
+        ("write", "file_change"),
+        ("patch", "file_change"),
+        ("bash", "command"),
+        ("read", "file_read"),
+        ("glob", "search"),
+        ("unknown", "tool_use"),
+    ],
 )
 def test_classify_tool(tool: str, kind: str) -> None:
     """Reference case 35."""
@@ -138,7 +144,9 @@ def test_the_store_imports_neither_litellm_nor_httpx() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, summarizer_engram, summarizer_engram.tools, summarizer_engram.tool_specs; "
-            "print(sorted(m for m in ('litellm', 'httpx') if m in sys.modules))")
+    code = (
+        "import sys, summarizer_engram, summarizer_engram.tools, summarizer_engram.tool_specs; "
+        "print(sorted(m for m in ('litellm', 'httpx') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

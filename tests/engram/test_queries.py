@@ -16,8 +16,12 @@ from summarizer_engram.store import Store
         (q.FIND_DUPLICATE, ("h", "p", "project", "manual", "t", "-15 minutes"), "idx_obs_dedupe"),
         (q.FIND_TOPIC, ("k", "p", "project"), "idx_obs_topic"),
         (q.FIND_HASH, ("h", "p"), "idx_obs_dedupe"),
-        (f"SELECT {q._OBS} FROM observations o WHERE {q._LIVE_NOINDEX} ORDER BY o.created_at DESC LIMIT 20",
-         (), "idx_obs_created"),
+        (
+            f"SELECT {q._OBS} FROM observations o WHERE {q._LIVE_NOINDEX} "
+            "ORDER BY o.created_at DESC LIMIT 20",
+            (),
+            "idx_obs_created",
+        ),
     ],
 )
 def test_lookup_plans(tmp_path: Path, sql: str, args: tuple[object, ...], index: str) -> None:
@@ -56,11 +60,15 @@ def test_fast_recent_sessions_and_projects_match_engrams_queries(tmp_path: Path)
     conn = sqlite3.connect(path)
     stamps = rng.sample(range(10**6), 430)  # distinct times: ties have no defined order in engram
     for oid in range(1, 401):
-        conn.execute("UPDATE observations SET created_at = datetime(?, 'unixepoch') WHERE id = ?",
-                     (1.7e9 + stamps[oid], oid))
+        conn.execute(
+            "UPDATE observations SET created_at = datetime(?, 'unixepoch') WHERE id = ?",
+            (1.7e9 + stamps[oid], oid),
+        )
     for s in range(30):
-        conn.execute("UPDATE sessions SET started_at = datetime(?, 'unixepoch') WHERE id = ?",
-                     (1.7e9 + stamps[400 + s], f"s{s}"))
+        conn.execute(
+            "UPDATE sessions SET started_at = datetime(?, 'unixepoch') WHERE id = ?",
+            (1.7e9 + stamps[400 + s], f"s{s}"),
+        )
     conn.execute("UPDATE observations SET deleted_at = datetime('now') WHERE id % 7 = 0 OR project = 'd'")
     conn.commit()
     with Store(path) as store:

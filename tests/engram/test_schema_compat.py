@@ -114,8 +114,14 @@ def test_we_read_search_and_upsert_into_a_database_engram_wrote(db_path: Path) -
         hits = store.search("tokenizer panic", project="engram")
         assert hits[0].title == "Fixed tokenizer panic"
         assert store.search_prompts("tokenizer")[0].session_id == "go-1"
-        r = store.save("go-1", "Auth model", "JWT at the edge, sessions in postgres", type="architecture",
-                       project="engram", topic_key="Architecture/Auth-Model")
+        r = store.save(
+            "go-1",
+            "Auth model",
+            "JWT at the edge, sessions in postgres",
+            type="architecture",
+            project="engram",
+            topic_key="Architecture/Auth-Model",
+        )
         assert (r.id, r.action) == (1, "upserted")
         o = store.get(1)
         assert o.revision_count == 4 and o.created_at == "2026-03-01 09:05:00" and "postgres" in o.content
@@ -145,8 +151,10 @@ def test_what_we_write_satisfies_engrams_schema(tmp_path: Path) -> None:
     _engram_db(theirs, rows="")
     with Store(ours) as store:
         store.start_session("s", "p", "/d")
-        ids = [store.save("s", f"t{i}", f"content {i}", project="p", topic_key="k/a" if i < 2 else "").id
-               for i in range(5)]
+        ids = [
+            store.save("s", f"t{i}", f"content {i}", project="p", topic_key="k/a" if i < 2 else "").id
+            for i in range(5)
+        ]
         store.update(ids[2], content="changed", project="")
         store.delete(ids[3])
         store.delete(ids[4], hard=True)
@@ -201,17 +209,20 @@ def test_migration_is_idempotent(db_path: Path) -> None:
 
 LATER_LAYOUT = ENGRAM_V17_SCHEMA.replace(
     "last_seen_at TEXT, created_at", "last_seen_at TEXT, sync_id TEXT, created_at"
-).replace("type, project,\n    content='observations'",
-          "type, project, topic_key,\n    content='observations'")
+).replace(
+    "type, project,\n    content='observations'", "type, project, topic_key,\n    content='observations'"
+)
 
 
 def test_a_later_engram_layout_is_left_as_is_and_kept_in_sync(db_path: Path) -> None:
     """Later engram files (sync_id, topic_key in the FTS, their own triggers) work without double indexing."""
     schema = LATER_LAYOUT
-    for old, new in (("tool_name, type, project)", "tool_name, type, project, topic_key)"),
-                     ("new.type, new.project)", "new.type, new.project, new.topic_key)"),
-                     ("old.type, old.project)", "old.type, old.project, old.topic_key)"),
-                     ("prompt_fts_", "user_prompt_fts_")):
+    for old, new in (
+        ("tool_name, type, project)", "tool_name, type, project, topic_key)"),
+        ("new.type, new.project)", "new.type, new.project, new.topic_key)"),
+        ("old.type, old.project)", "old.type, old.project, old.topic_key)"),
+        ("prompt_fts_", "user_prompt_fts_"),
+    ):
         schema = schema.replace(old, new)
     _engram_db(db_path, schema=schema, rows="")
     with Store(db_path) as store:
@@ -231,13 +242,17 @@ def test_a_later_engram_layout_is_left_as_is_and_kept_in_sync(db_path: Path) -> 
 
 def test_old_files_missing_later_columns_get_them_and_become_searchable(db_path: Path) -> None:
     """A file from before scope/topic_key/updated_at/... and before FTS is upgraded in place and indexed."""
-    cols = ("id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, type TEXT NOT NULL, "
-            "title TEXT NOT NULL, content TEXT NOT NULL, tool_name TEXT, project TEXT, "
-            "created_at TEXT NOT NULL DEFAULT (datetime('now'))")
+    cols = (
+        "id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, type TEXT NOT NULL, "
+        "title TEXT NOT NULL, content TEXT NOT NULL, tool_name TEXT, project TEXT, "
+        "created_at TEXT NOT NULL DEFAULT (datetime('now'))"
+    )
     old = ENGRAM_V17_SCHEMA.split("CREATE TABLE observations (")[0] + f"CREATE TABLE observations ({cols});"
-    rows = ("INSERT INTO sessions (id, project, directory) VALUES ('s', 'p', '');"
-            "INSERT INTO observations (session_id, type, title, content) "
-            "VALUES ('s', 'manual', 'old row', 'body');")
+    rows = (
+        "INSERT INTO sessions (id, project, directory) VALUES ('s', 'p', '');"
+        "INSERT INTO observations (session_id, type, title, content) "
+        "VALUES ('s', 'manual', 'old row', 'body');"
+    )
     _engram_db(db_path, schema=old, rows=rows)
     with Store(db_path) as store:
         o = store.get(1)
@@ -247,24 +262,37 @@ def test_old_files_missing_later_columns_get_them_and_become_searchable(db_path:
     conn = sqlite3.connect(db_path)
     columns = {c[1] for c in conn.execute("PRAGMA table_info(observations)")}
     conn.close()
-    assert {"scope", "topic_key", "normalized_hash", "revision_count", "duplicate_count", "last_seen_at",
-            "updated_at", "deleted_at"} <= columns
+    assert {
+        "scope",
+        "topic_key",
+        "normalized_hash",
+        "revision_count",
+        "duplicate_count",
+        "last_seen_at",
+        "updated_at",
+        "deleted_at",
+    } <= columns
     _check_integrity(db_path)
 
 
 def test_opening_repairs_values_engram_forbids(db_path: Path) -> None:
     """engram's start-up back-fills run when a row needs them: '' topic keys, NULL prompt projects, counts."""
-    rows = ENGRAM_ROWS + """
+    rows = (
+        ENGRAM_ROWS
+        + """
     INSERT INTO observations (session_id, type, title, content, topic_key, revision_count, duplicate_count,
         updated_at) VALUES ('go-1', 'manual', 'odd', 'odd row', '', 0, -1, '');
     INSERT INTO user_prompts (session_id, content, project) VALUES ('go-1', 'no project', NULL);
     """
+    )
     _engram_db(db_path, rows=rows)
     with Store(db_path):
         pass
     conn = sqlite3.connect(db_path)
-    odd = conn.execute("SELECT topic_key, revision_count, duplicate_count, updated_at = created_at "
-                       "FROM observations WHERE title = 'odd'").fetchone()
+    odd = conn.execute(
+        "SELECT topic_key, revision_count, duplicate_count, updated_at = created_at "
+        "FROM observations WHERE title = 'odd'"
+    ).fetchone()
     null_prompts = conn.execute("SELECT COUNT(*) FROM user_prompts WHERE project IS NULL").fetchone()[0]
     conn.close()
     assert odd == (None, 1, 1, 1) and null_prompts == 0

@@ -11,7 +11,7 @@ from summarizer_engram.models import ExportData
 from summarizer_engram.normalize import TRUNCATION_MARKER
 from summarizer_engram.store import Store
 
-from summarizer.errors import InputError, NotFound, StorageError
+from summarizer.core.errors import InputError, NotFound, StorageError
 
 
 def _sql(db: Path, sql: str, *args: object) -> None:
@@ -29,10 +29,12 @@ def _sql(db: Path, sql: str, *args: object) -> None:
 
 def test_identical_save_within_the_window_counts_a_duplicate(store: Store) -> None:
     """Case 1: same hash after whitespace/case normalisation → same id, duplicate_count 2."""
-    a = store.save("s1", "Fixed tokenizer", "Normalized tokenizer panic on edge case", type="bugfix",
-                   project="engram")
-    b = store.save("s1", "Fixed tokenizer", "normalized   tokenizer panic on EDGE case", type="bugfix",
-                   project="engram")
+    a = store.save(
+        "s1", "Fixed tokenizer", "Normalized tokenizer panic on edge case", type="bugfix", project="engram"
+    )
+    b = store.save(
+        "s1", "Fixed tokenizer", "normalized   tokenizer panic on EDGE case", type="bugfix", project="engram"
+    )
     assert (a.action, b.action) == ("inserted", "deduplicated")
     assert a.id == b.id
     assert store.get(a.id).duplicate_count == 2
@@ -47,10 +49,17 @@ def test_a_save_outside_the_window_is_a_new_row(db_path: Path, store: Store) -> 
 
 def test_scope_filters_search_and_context(store: Store) -> None:
     """Case 2."""
-    store.save("s1", "Project auth", "Keep auth middleware in project memory", type="decision",
-               project="engram")
-    store.save("s1", "Personal note", "Use this regex trick later", type="decision", project="engram",
-               scope="personal")
+    store.save(
+        "s1", "Project auth", "Keep auth middleware in project memory", type="decision", project="engram"
+    )
+    store.save(
+        "s1",
+        "Personal note",
+        "Use this regex trick later",
+        type="decision",
+        project="engram",
+        scope="personal",
+    )
     assert store.search("regex", project="engram", scope="project") == []
     assert len(store.search("regex", project="engram", scope="personal")) == 1
     context = store.context("engram", "personal")
@@ -77,10 +86,22 @@ def test_update_soft_delete_and_hard_delete(store: Store) -> None:
 
 def test_topic_key_upsert_updates_the_same_row(store: Store) -> None:
     """Case 4."""
-    a = store.save("s1", "Auth architecture", "Use middleware.", type="architecture", project="engram",
-                   topic_key="architecture auth model")
-    b = store.save("s1", "Auth architecture", "Move auth to gateway + middleware chain.", type="architecture",
-                   project="engram", topic_key="ARCHITECTURE   AUTH  MODEL")
+    a = store.save(
+        "s1",
+        "Auth architecture",
+        "Use middleware.",
+        type="architecture",
+        project="engram",
+        topic_key="architecture auth model",
+    )
+    b = store.save(
+        "s1",
+        "Auth architecture",
+        "Move auth to gateway + middleware chain.",
+        type="architecture",
+        project="engram",
+        topic_key="ARCHITECTURE   AUTH  MODEL",
+    )
     assert b.id == a.id and b.action == "upserted"
     o = store.get(a.id)
     assert o.revision_count == 2
@@ -100,8 +121,9 @@ def test_topic_upsert_boundary_is_project_and_scope(store: Store) -> None:
     """Case 6."""
     ids = {
         store.save("s1", "Auth", "x", project="engram", topic_key="architecture/auth-model").id,
-        store.save("s1", "Auth", "x", project="engram", scope="personal",
-                   topic_key="architecture/auth-model").id,
+        store.save(
+            "s1", "Auth", "x", project="engram", scope="personal", topic_key="architecture/auth-model"
+        ).id,
         store.save("s1", "Auth", "x", project="another-project", topic_key="architecture/auth-model").id,
     }
     assert len(ids) == 3
@@ -111,8 +133,13 @@ def test_private_tags_and_truncation(db_path: Path) -> None:
     """Case 7, with engram's 2,000-byte baseline limit; clearing project and topic_key stores NULL."""
     with Store(db_path, max_observation_bytes=2000) as store:
         store.start_session("s1", "engram", "/tmp")
-        r = store.save("s1", "Private <private>secret</private> title",
-                       "x" * 2100 + " <private>token</private>", project="engram", topic_key="k")
+        r = store.save(
+            "s1",
+            "Private <private>secret</private> title",
+            "x" * 2100 + " <private>token</private>",
+            project="engram",
+            topic_key="k",
+        )
         o = store.get(r.id)
         assert "[REDACTED]" in o.title and "secret" not in o.title
         assert o.content.endswith(TRUNCATION_MARKER) and r.truncated
@@ -130,8 +157,9 @@ def test_search_limit_is_clamped_to_twenty(store: Store) -> None:
 
 def test_multi_word_search_or_joins_terms(store: Store) -> None:
     """Case 71: one matching word is enough (engram's AND-joined baseline found nothing)."""
-    store.save("s1", "Auth middleware", "Keep auth middleware in project memory", project="engram",
-               scope="personal")
+    store.save(
+        "s1", "Auth middleware", "Keep auth middleware in project memory", project="engram", scope="personal"
+    )
     assert len(store.search("auth database migration", project="engram", scope="personal")) == 1
 
 
@@ -207,8 +235,9 @@ def test_timeline_of_an_orphan_observation(db_path: Path, store: Store) -> None:
     """Case 16: a row whose session is gone (written with FKs off) has no session_info."""
     conn = sqlite3.connect(db_path)
     conn.execute("PRAGMA foreign_keys = OFF")
-    conn.execute("INSERT INTO observations (session_id, type, title, content) "
-                 "VALUES ('ghost', 'manual', 't', 'c')")
+    conn.execute(
+        "INSERT INTO observations (session_id, type, title, content) VALUES ('ghost', 'manual', 't', 'c')"
+    )
     conn.commit()
     conn.close()
     t = store.timeline(1)
@@ -245,8 +274,9 @@ def test_sessions_are_ordered_by_latest_activity(db_path: Path, store: Store) ->
 
 def test_prompts_with_null_project_read_as_empty(db_path: Path, store: Store) -> None:
     """Case 20."""
-    _sql(db_path, "INSERT INTO user_prompts (session_id, content, project) "
-                  "VALUES ('s1', 'null project', NULL)")
+    _sql(
+        db_path, "INSERT INTO user_prompts (session_id, content, project) VALUES ('s1', 'null project', NULL)"
+    )
     assert store.recent_prompts()[0].project == ""
     assert store.search_prompts("null")[0].project == ""
     assert store.export().prompts[0].project == ""
@@ -316,8 +346,15 @@ def test_context_is_empty_on_an_empty_store_and_shows_prompts(db_path: Path) -> 
 def test_a_closed_store_raises_storage_errors(store: Store) -> None:
     """Case 26: every call after close is a StorageError that says what to do."""
     store.close()
-    for call in (lambda: store.get_session("s1"), store.recent_sessions, lambda: store.search("x"),
-                 lambda: store.search_prompts("x"), store.export, lambda: store.timeline(1), store.stats):
+    for call in (
+        lambda: store.get_session("s1"),
+        store.recent_sessions,
+        lambda: store.search("x"),
+        lambda: store.search_prompts("x"),
+        store.export,
+        lambda: store.timeline(1),
+        store.stats,
+    ):
         with pytest.raises(StorageError, match="closed"):
             call()
 
@@ -415,8 +452,11 @@ def test_latest_by_topic_normalises_the_prefix_like_the_save(store: Store) -> No
 
 def test_text_that_is_not_unicode_is_refused_cleanly(store: Store) -> None:
     """A lone surrogate (valid in JSON, not in UTF-8) is an InputError, not a crash, and nothing is saved."""
-    for call in (lambda: store.save("s1", "t", "bad \ud800 text"), lambda: store.add_prompt("s1", "\udfff"),
-                 lambda: store.search("x\ud800")):
+    for call in (
+        lambda: store.save("s1", "t", "bad \ud800 text"),
+        lambda: store.add_prompt("s1", "\udfff"),
+        lambda: store.search("x\ud800"),
+    ):
         with pytest.raises(InputError, match="not valid Unicode"):
             call()
     assert store.stats().total_observations == 0

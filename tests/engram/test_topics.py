@@ -10,8 +10,12 @@ from summarizer_engram.topics import infer_family, normalize_segment, suggest_to
     ("type_", "title", "content", "key"),
     [
         ("Architecture", "  Auth Model  ", "ignored", "architecture/auth-model"),
-        ("bugfix", "", "Fix nil panic in auth middleware on empty token",
-         "bug/fix-nil-panic-in-auth-middleware-on-empty"),
+        (
+            "bugfix",
+            "",
+            "Fix nil panic in auth middleware on empty token",
+            "bug/fix-nil-panic-in-auth-middleware-on-empty",
+        ),
         ("manual", "", "Fix regression in auth login flow", "bug/fix-regression-in-auth-login-flow"),
         ("", "ADR: Split API gateway boundary", "", "architecture/adr-split-api-gateway-boundary"),
         ("decision", "decision", "", "decision/general"),

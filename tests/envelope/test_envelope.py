@@ -70,7 +70,10 @@ def test_the_cap_forces_the_compact_recovery_list() -> None:
     first = recovery[0]
     assert first["call"] == f'workspace_command {{action: "status", job_id: "{jobs[0]["jobId"]}"}}'
     assert (first["status"], first["exitCode"], first["startedAt"]) == (
-        jobs[0]["status"], jobs[0]["exitCode"], jobs[0]["startedAt"])
+        jobs[0]["status"],
+        jobs[0]["exitCode"],
+        jobs[0]["startedAt"],
+    )
     assert recovery[-1] == {"call": 'workspace_inspect {action: "changes"}'}
 
 
@@ -82,12 +85,21 @@ def test_a_partial_read_keeps_its_truncated_flag_and_counters_in_every_mode() ->
     data = reduced.envelope["data"]
     assert data["content"].startswith("<omitted ")
     assert (data["truncated"], data["totalLines"], data["linesOmitted"], data["contentChars"]) == (
-        True, 2210, 1810, 30211)
+        True,
+        2210,
+        1810,
+        30211,
+    )
     compact = reduce_envelope(env, cap=50)
     assert compact.mode == "compact"
     assert compact.envelope["kept"] == {
-        "data.path": "src/orders/api.py", "data.truncated": True, "data.totalLines": 2210,
-        "data.linesOmitted": 1810, "data.contentChars": 30211, "data.contentBytes": 30211}
+        "data.path": "src/orders/api.py",
+        "data.truncated": True,
+        "data.totalLines": 2210,
+        "data.linesOmitted": 1810,
+        "data.contentChars": 30211,
+        "data.contentBytes": 30211,
+    }
 
 
 def test_a_command_job_keeps_status_exit_code_and_start_time() -> None:
@@ -101,9 +113,16 @@ def test_a_command_job_keeps_status_exit_code_and_start_time() -> None:
 
 def test_a_status_is_kept_for_jobs_but_not_for_every_list_item() -> None:
     """`status` next to a handle, command or exit code survives; a task's status is prunable."""
-    env = {"protocol": "agentic-workspace/v1", "ok": True, "operation": "x", "summary": "s",
-           "data": {"job": {"jobId": "job_1", "status": "running", "log": "x" * 3000},
-                    "tasks": [{"title": "t" * 40, "status": "open"} for _ in range(40)]}}
+    env = {
+        "protocol": "agentic-workspace/v1",
+        "ok": True,
+        "operation": "x",
+        "summary": "s",
+        "data": {
+            "job": {"jobId": "job_1", "status": "running", "log": "x" * 3000},
+            "tasks": [{"title": "t" * 40, "status": "open"} for _ in range(40)],
+        },
+    }
     out = reduce_envelope(env, cap=700).envelope
     assert out["data"]["job"]["status"] == "running"
     assert out["data"]["tasks"] == f"<pruned {compact_size(env['data']['tasks'])} bytes>"
@@ -143,9 +162,13 @@ def test_the_omit_list_cannot_touch_a_staged_approval() -> None:
 
 def test_pruning_takes_the_largest_unrelated_field_first() -> None:
     """With room for everything but the biggest field, only that one is pruned."""
-    env: dict[str, Any] = {"protocol": "agentic-workspace/v1", "ok": True, "operation": "x", "summary": "s",
-                           "data": {"big": "a" * 5000, "medium": "b" * 2000, "small": "c" * 50,
-                                    "runId": "run_1a2b"}}
+    env: dict[str, Any] = {
+        "protocol": "agentic-workspace/v1",
+        "ok": True,
+        "operation": "x",
+        "summary": "s",
+        "data": {"big": "a" * 5000, "medium": "b" * 2000, "small": "c" * 50, "runId": "run_1a2b"},
+    }
     result = reduce_envelope(env, cap=2600)
     assert result.pruned == ("data.big",)
     assert result.envelope["data"]["medium"] == "b" * 2000
@@ -154,8 +177,13 @@ def test_pruning_takes_the_largest_unrelated_field_first() -> None:
 
 def test_an_envelope_under_the_cap_comes_back_whole() -> None:
     """Nothing to omit and nothing over the cap: the same envelope, marked whole."""
-    env = {"protocol": "agentic-workspace/v1", "ok": True, "operation": "workspace_tasks.show",
-           "summary": "1 task", "data": {"boardId": "todo_1", "tasks": [{"title": "x"}]}}
+    env = {
+        "protocol": "agentic-workspace/v1",
+        "ok": True,
+        "operation": "workspace_tasks.show",
+        "summary": "1 task",
+        "data": {"boardId": "todo_1", "tasks": [{"title": "x"}]},
+    }
     result = reduce_envelope(env)
     assert (result.mode, result.envelope) == ("whole", env)
 
@@ -178,15 +206,25 @@ def test_each_handle_kind_maps_to_its_recovery_call() -> None:
     assert recovery_call("job", "job_1") == 'workspace_command {action: "status", job_id: "job_1"}'
     assert recovery_call("board", "todo_1") == 'workspace_tasks {action: "show", board_id: "todo_1"}'
     assert recovery_call("research", "research_1") == (
-        'workspace_research {action: "show", research_id: "research_1"}')
+        'workspace_research {action: "show", research_id: "research_1"}'
+    )
     assert recovery_call("run", "run_1") == 'workspace_agent {action: "status", run_id: "run_1"}'
     assert recovery_call("approval", "approval_1") == 'workspace_inspect {action: "changes"}'
 
 
 def test_handles_are_found_by_field_name_and_by_prefix_anywhere() -> None:
     """camelCase and snake_case fields, and prefixed ids in lists or under unrelated keys."""
-    tree = {"a": {"job_id": "7"}, "b": ["tx_9", "not_an_id"], "c": {"note": "research_42"},
-            "d": "run tests now", "e": {"runId": "custom-run"}}
+    tree = {
+        "a": {"job_id": "7"},
+        "b": ["tx_9", "not_an_id"],
+        "c": {"note": "research_42"},
+        "d": "run tests now",
+        "e": {"runId": "custom-run"},
+    }
     found = {(h.kind, h.value, ".".join(map(str, h.path))) for h in find_handles(tree)}
-    assert found == {("job", "7", "a.job_id"), ("transaction", "tx_9", "b.0"),
-                     ("research", "research_42", "c.note"), ("run", "custom-run", "e.runId")}
+    assert found == {
+        ("job", "7", "a.job_id"),
+        ("transaction", "tx_9", "b.0"),
+        ("research", "research_42", "c.note"),
+        ("run", "custom-run", "e.runId"),
+    }

@@ -36,8 +36,12 @@ def test_the_json_report_says_what_was_done() -> None:
 
 def test_bad_input_is_one_line_on_stderr_and_exit_2(tmp_path: Path) -> None:
     """Invalid JSON, a non-object, an empty file, invalid UTF-8 and a missing file."""
-    cases = {"bad.json": b'{"protocol": ', "list.json": b"[1, 2]", "empty.json": b"  \n",
-             "latin1.json": b'{"summary": "caf\xe9"}'}
+    cases = {
+        "bad.json": b'{"protocol": ',
+        "list.json": b"[1, 2]",
+        "empty.json": b"  \n",
+        "latin1.json": b'{"summary": "caf\xe9"}',
+    }
     for name, data in cases.items():
         (tmp_path / name).write_bytes(data)
     runner = CliRunner()

@@ -14,18 +14,40 @@ from summarizer.envelope.reduce import reduce_envelope
 
 from .conftest import string_values
 
-KEYS = ["data", "items", "content", "stdout", "job", "jobId", "transactionId", "runId", "boardId",
-        "researchId", "truncated", "linesOmitted", "path", "status", "notes", "result", "password"]
+KEYS = [
+    "data",
+    "items",
+    "content",
+    "stdout",
+    "job",
+    "jobId",
+    "transactionId",
+    "runId",
+    "boardId",
+    "researchId",
+    "truncated",
+    "linesOmitted",
+    "path",
+    "status",
+    "notes",
+    "result",
+    "password",
+]
 PREFIXES = ["tx", "job", "todo", "research", "run", "approval", "plan"]
 
-handles = st.builds(lambda p, s: f"{p}_{s}", st.sampled_from(PREFIXES),
-                    st.text(string.ascii_letters + string.digits, min_size=1, max_size=10))
-leaves = st.one_of(st.none(), st.booleans(), st.integers(-5, 10**6),
-                   st.text(string.printable, max_size=200), handles)
+handles = st.builds(
+    lambda p, s: f"{p}_{s}",
+    st.sampled_from(PREFIXES),
+    st.text(string.ascii_letters + string.digits, min_size=1, max_size=10),
+)
+leaves = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 10**6), st.text(string.printable, max_size=200), handles
+)
 trees = st.recursive(
     leaves,
-    lambda children: st.one_of(st.lists(children, max_size=6),
-                               st.dictionaries(st.sampled_from(KEYS), children, max_size=6)),
+    lambda children: st.one_of(
+        st.lists(children, max_size=6), st.dictionaries(st.sampled_from(KEYS), children, max_size=6)
+    ),
     max_leaves=40,
 )
 omit_paths = st.lists(st.sampled_from([*KEYS, "*", "0", "1"]), min_size=1, max_size=4).map(".".join)
@@ -40,8 +62,11 @@ def envelopes(draw: st.DrawFn) -> dict[str, Any]:
         "operation": draw(st.sampled_from(["workspace_edit.apply", "workspace_command.run"])),
         "summary": draw(st.text(max_size=80)),
         "data": draw(trees),
-        "retention": {"importance": "high", "facts": draw(st.lists(st.text(max_size=30), max_size=3)),
-                      "omit_when_summarizing": draw(st.lists(omit_paths, max_size=5))},
+        "retention": {
+            "importance": "high",
+            "facts": draw(st.lists(st.text(max_size=30), max_size=3)),
+            "omit_when_summarizing": draw(st.lists(omit_paths, max_size=5)),
+        },
     }
 
 

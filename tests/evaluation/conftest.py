@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
+from summarizer.core.settings import default_prompt_dir
 from summarizer.evaluation.comparison import Analysis
 from summarizer.evaluation.runner import Matrix
 from summarizer.evaluation.suite import run_eval
 from summarizer.output import OriginalStore
 from summarizer.semantic.ports import CompletionRequest
-from summarizer.settings import default_prompt_dir
 
 ASK = "Always state the endpoint path with its HTTP method."
 _LINES = re.compile(r"exactly (\d+) lines")

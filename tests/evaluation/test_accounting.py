@@ -68,8 +68,14 @@ def test_retries_are_counted_per_cell_and_in_total(
         text = server.answer(body["messages"])
         choice = {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
         usage = {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
-        reply = {"id": "x", "object": "chat.completion", "created": 1, "model": body["model"],
-                 "choices": [choice], "usage": usage}  # fmt: skip
+        reply = {
+            "id": "x",
+            "object": "chat.completion",
+            "created": 1,
+            "model": body["model"],
+            "choices": [choice],
+            "usage": usage,
+        }
         return httpx.Response(200, json=reply)
 
     options = EvalOptions(
@@ -78,8 +84,16 @@ def test_retries_are_counted_per_cell_and_in_total(
     completer = app.build_completer(retry=RetryPolicy.immediate(attempts=3), observer=observe)
     with respx.mock(assert_all_mocked=True) as mock, tempfile.TemporaryDirectory() as store:
         route = mock.post(f"{API}/chat/completions").mock(side_effect=flaky)
-        run = asyncio.run(evaluate(options, GateOptions(), completer=completer, answer_cache=None,
-                                   results_cache=None, originals=OriginalStore(Path(store))))  # fmt: skip
+        run = asyncio.run(
+            evaluate(
+                options,
+                GateOptions(),
+                completer=completer,
+                answer_cache=None,
+                results_cache=None,
+                originals=OriginalStore(Path(store)),
+            )
+        )
     model_cells = [r for r in run.matrix.results if r.output and r.output.model_cell]
     assert model_cells and all(r.output and r.output.source == "llm" for r in model_cells)
     assert all(r.output and (r.output.provider_calls, r.output.failed_calls) == (2, 1) for r in model_cells)
@@ -114,11 +128,22 @@ def test_template_cells_report_their_own_time_under_concurrency_8(tmp_path: Path
 
     The bound (50 ms) is about 20x the typical figure, loose enough for a loaded 2-core machine.
     """
-    options = EvalOptions(datasets=(datasets_dir / "phase_gate.jsonl", datasets_dir / "session.jsonl"),
-                          offline=True, concurrency=8)  # fmt: skip
+    options = EvalOptions(
+        datasets=(datasets_dir / "phase_gate.jsonl", datasets_dir / "session.jsonl"),
+        offline=True,
+        concurrency=8,
+    )
     with tempfile.TemporaryDirectory() as store:
-        run = asyncio.run(evaluate(options, GateOptions(), completer=None, answer_cache=None,
-                                   results_cache=None, originals=OriginalStore(Path(store))))  # fmt: skip
+        run = asyncio.run(
+            evaluate(
+                options,
+                GateOptions(),
+                completer=None,
+                answer_cache=None,
+                results_cache=None,
+                originals=OriginalStore(Path(store)),
+            )
+        )
     latencies = [r.metrics["latency_ms"] for r in run.matrix.results if r.contender == "template"]
     assert len(latencies) > 50
     assert max(latencies) < 50, sorted(latencies)[-5:]

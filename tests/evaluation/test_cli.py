@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 
 from summarizer.cli import main
-from summarizer.errors import NotFound
+from summarizer.core.errors import NotFound
+from summarizer.core.settings import default_prompt_dir
 from summarizer.evaluation.versions import materialise_prompts
-from summarizer.settings import default_prompt_dir
 
 
 def test_offline_eval_prints_the_table_writes_reports_and_reuses_cells(
@@ -97,13 +97,26 @@ def test_limit_and_case_pick_the_cells_of_a_quick_run(tmp_path: Path, small_data
 
     ids = [json.loads(line)["id"] for line in small_dataset.read_text(encoding="utf-8").splitlines()]
     runner = CliRunner()
-    limited = runner.invoke(main, ["eval", str(small_dataset), "--offline", "--limit", "3",
-                                   "--out", str(tmp_path / "a")])  # fmt: skip
+    limited = runner.invoke(
+        main, ["eval", str(small_dataset), "--offline", "--limit", "3", "--out", str(tmp_path / "a")]
+    )
     assert limited.exit_code == 0, limited.output
     rows = (tmp_path / "a" / "results.jsonl").read_text(encoding="utf-8").splitlines()
     assert [json.loads(r)["case_id"] for r in rows] == ids[:3]
-    picked = runner.invoke(main, ["eval", str(small_dataset), "--offline", "--case", ids[7], "--case", ids[2],
-                                  "--out", str(tmp_path / "b")])  # fmt: skip
+    picked = runner.invoke(
+        main,
+        [
+            "eval",
+            str(small_dataset),
+            "--offline",
+            "--case",
+            ids[7],
+            "--case",
+            ids[2],
+            "--out",
+            str(tmp_path / "b"),
+        ],
+    )
     assert picked.exit_code == 0, picked.output
     rows = (tmp_path / "b" / "results.jsonl").read_text(encoding="utf-8").splitlines()
     assert sorted(json.loads(r)["case_id"] for r in rows) == sorted([ids[7], ids[2]])

@@ -14,7 +14,7 @@ import respx
 from click.testing import CliRunner
 
 from summarizer.cli import main
-from summarizer.settings import default_prompt_dir
+from summarizer.core.settings import default_prompt_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 API = "http://127.0.0.1:8765/v1"

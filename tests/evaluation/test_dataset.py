@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from summarizer.errors import InputError, NotFound
+from summarizer.core.errors import InputError, NotFound
 from summarizer.evaluation.dataset import PhaseGateCase, SessionCase, ToolOutputCase, case_hash, load_dataset
 
 AGENTS = {"hermes", "aphrodite", "demeter", "themis", "hephaestus", "prometheus", "mnemosyne"}

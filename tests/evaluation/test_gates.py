@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
 from summarizer.evaluation.gates import parse_requirement
 from summarizer.evaluation.suite import EvalOptions, EvalRun, GateOptions, evaluate
 from summarizer.output import OriginalStore
@@ -74,9 +74,7 @@ def test_require_fails_the_contender_below_the_bar_and_passes_the_one_above(
     assert "vs template; the template still wins on fact recall; not v1 fails fact_recall" in line
 
 
-def test_require_that_every_contender_meets_exits_0(
-    small_dataset: Path, versions: tuple[Path, Path]
-) -> None:
+def test_require_that_every_contender_meets_exits_0(small_dataset: Path, versions: tuple[Path, Path]) -> None:
     """Bars both contenders clear: no failure, exit 0, and the template is not gated by default."""
     run = _run(small_dataset, versions, GateOptions(requirements=("format>=0.9", "reduction>=50%")))
     assert run.gates.failures == [] and run.exit_code == 0
@@ -127,14 +125,22 @@ def test_the_judge_rates_beside_the_metrics_and_is_cached(
         return echo_model(request)
 
     v1, v2 = versions
-    options = EvalOptions(datasets=(small_dataset,), prompts=(str(v1), str(v2)), models=("openai/m",),
-                          judge="openai/judge")  # fmt: skip
+    options = EvalOptions(
+        datasets=(small_dataset,), prompts=(str(v1), str(v2)), models=("openai/m",), judge="openai/judge"
+    )
 
     def once() -> EvalRun:
         with tempfile.TemporaryDirectory() as store:
-            return asyncio.run(evaluate(options, GateOptions(), completer=FakeCompleter(default=model),
-                                        answer_cache=None, results_cache=ResultsCache(tmp_path / "r.sqlite3"),
-                                        originals=OriginalStore(Path(store))))  # fmt: skip
+            return asyncio.run(
+                evaluate(
+                    options,
+                    GateOptions(),
+                    completer=FakeCompleter(default=model),
+                    answer_cache=None,
+                    results_cache=ResultsCache(tmp_path / "r.sqlite3"),
+                    originals=OriginalStore(Path(store)),
+                )
+            )
 
     first = once()
     assert all(r.metrics["faithfulness"] == 0.75 for r in first.matrix.results)

@@ -18,7 +18,6 @@ from .conftest import run_eval_now
 CHROMIUM = shutil.which("chromium") or ("/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
 
 
-
 @pytest.fixture
 def report(tmp_path: Path, small_dataset: Path) -> Path:
     """An offline run (template + one recorded contender) written to tmp_path/out."""

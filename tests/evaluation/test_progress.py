@@ -8,10 +8,16 @@ from summarizer.evaluation.runner import Plan
 
 
 def _cell(*, reused: bool = False, model: bool = False, calls: int = 0, fallback: bool = False) -> CellResult:
-    output = CellOutput(text="x", source="template" if fallback or not model else "llm",
-                        provider_calls=calls, fallback=fallback, model_cell=model)  # fmt: skip
-    return CellResult(contender="v", case_id="c", dataset="d", kind="phase_gate", key="k",
-                      output=output, reused=reused)  # fmt: skip
+    output = CellOutput(
+        text="x",
+        source="template" if fallback or not model else "llm",
+        provider_calls=calls,
+        fallback=fallback,
+        model_cell=model,
+    )
+    return CellResult(
+        contender="v", case_id="c", dataset="d", kind="phase_gate", key="k", output=output, reused=reused
+    )
 
 
 class Clock:

@@ -15,7 +15,6 @@ from .conftest import run_eval_now
 ROOT = Path(__file__).resolve().parents[2]
 
 
-
 def _server() -> ModuleType:
     spec = importlib.util.spec_from_file_location(
         "fake_openai_server", ROOT / "evals" / "fake_openai_server.py"

@@ -37,10 +37,22 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
         pytest.skip("redis-server is not on PATH (apt-get install -y redis-server)")
     port = _free_port()
     proc = subprocess.Popen(
-        [binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-         "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
+        [
+            binary,
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(tmp_path),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     try:
         deadline = time.monotonic() + 10
         while True:
@@ -62,8 +74,10 @@ def fake_server() -> Iterator[str]:
     """evals/fake_openai_server.py on a free port; yields its base URL."""
     proc = subprocess.Popen(
         [sys.executable, str(ROOT / "evals" / "fake_openai_server.py"), "--port", "0", "--idle", "120"],
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )  # fmt: skip
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()  # "fake OpenAI server on http://127.0.0.1:PORT/v1"
@@ -94,11 +108,22 @@ def test_a_second_runner_with_its_own_cache_dir_reuses_every_cell_from_redis(
     ]
 
     def runner(name: str) -> subprocess.CompletedProcess[str]:
-        env = {**os.environ, "SUMMARIZER_CACHE_URL": redis_url, "HOME": str(tmp_path / name),
-               "SUMMARIZER_CACHE_DIR": str(tmp_path / name / "cache")}  # fmt: skip
+        env = {
+            **os.environ,
+            "SUMMARIZER_CACHE_URL": redis_url,
+            "HOME": str(tmp_path / name),
+            "SUMMARIZER_CACHE_DIR": str(tmp_path / name / "cache"),
+        }
         env.pop("OPENAI_API_KEY", None)
-        return subprocess.run([*args, "--out", str(tmp_path / name / "out")], env=env, cwd=tmp_path,
-                              capture_output=True, text=True, timeout=240, check=False)  # fmt: skip
+        return subprocess.run(
+            [*args, "--out", str(tmp_path / name / "out")],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=240,
+            check=False,
+        )
 
     first = runner("a")
     assert first.returncode == 0, first.stderr + first.stdout

@@ -32,10 +32,17 @@ class Wire:
         script = shutil.which("summarizer", path=str(Path(sys.executable).parent))
         fallback = [sys.executable, "-c", "from summarizer.cli import main; main()", "mcp"]
         command = [script, "mcp"] if script else fallback
-        dirs = {"ENGRAM_DATA_DIR": str(tmp_path / "engram"), "HOME": str(tmp_path),
-                "SUMMARIZER_CACHE_DIR": str(tmp_path / "cache")}  # fmt: skip
+        dirs = {
+            "ENGRAM_DATA_DIR": str(tmp_path / "engram"),
+            "HOME": str(tmp_path),
+            "SUMMARIZER_CACHE_DIR": str(tmp_path / "cache"),
+        }
         self.proc = subprocess.Popen(
-            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=tmp_path,
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=tmp_path,
             env={**os.environ, **dirs, **env},
         )
 
@@ -70,8 +77,18 @@ class Wire:
 
 def _open(tmp_path: Path, **env: str) -> Wire:
     wire = Wire(tmp_path, **env)
-    hello = wire.ask({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}})
+    hello = wire.ask(
+        {
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "1"},
+            },
+        }
+    )
     assert "result" in hello
     wire.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
     return wire
@@ -101,11 +118,17 @@ MALFORMED: list[tuple[str, str | dict[str, Any], int | str | None]] = [
     ("params an array", {"jsonrpc": "2.0", "id": 4, "method": "tools/call", "params": [1, 2]}, 4),
     ("params a string", {"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": "x"}, 5),
     ("id an object", {"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}, None),
-    ("a string id, params null", {"jsonrpc": "2.0", "id": "r-7", "method": "tools/call", "params": None},
-     "r-7"),
+    (
+        "a string id, params null",
+        {"jsonrpc": "2.0", "id": "r-7", "method": "tools/call", "params": None},
+        "r-7",
+    ),
     ("deep JSON", _raw_call(8, "score", '{"entry":' + DEEP + "}"), 8),
-    ("a 5,000-digit number",
-     _raw_call(9, "output_compress", '{"output":"x","target_tokens":' + DIGITS + "}"), 9),
+    (
+        "a 5,000-digit number",
+        _raw_call(9, "output_compress", '{"output":"x","target_tokens":' + DIGITS + "}"),
+        9,
+    ),
     ("not JSON at all", '{"jsonrpc": "2.0", "id": 10, "method": ', 10),
 ]
 
@@ -122,12 +145,18 @@ def test_a_malformed_request_gets_a_json_rpc_error_and_the_server_stays_up(
 
 
 TOOL_ERRORS: list[tuple[str, dict[str, Any] | str, str]] = [
-    ("target_tokens -1", _call(20, "output_compress", {"output": "error: x\n" * 600, "target_tokens": -1}),
-     "target_tokens"),
+    (
+        "target_tokens -1",
+        _call(20, "output_compress", {"output": "error: x\n" * 600, "target_tokens": -1}),
+        "target_tokens",
+    ),
     ("floor_tokens -5", _call(21, "output_compress", {"output": "x", "floor_tokens": -5}), "floor_tokens"),
     ("deep JSON in a string", _call(22, "score", {"entry": DEEP}), "nested too deeply"),
-    ("5,000 digits in a string", _call(23, "score", {"entry": '{"summary": "x", "n": ' + DIGITS + "}"}),
-     "cannot be read"),
+    (
+        "5,000 digits in a string",
+        _call(23, "score", {"entry": '{"summary": "x", "n": ' + DIGITS + "}"}),
+        "cannot be read",
+    ),
     ("deep envelope string", _call(24, "envelope_reduce", {"envelope": DEEP}), "nested too deeply"),
     ("cap -1", _call(25, "envelope_reduce", {"envelope": {"ok": True}, "cap": -1}), "cap must be at least 1"),
 ]

@@ -20,8 +20,12 @@ pytestmark = pytest.mark.slow
 
 def _server(tmp_path: Path) -> StdioServerParameters:
     """`summarizer mcp` from this environment, its data directories in tmp_path."""
-    env = {**os.environ, "ENGRAM_DATA_DIR": str(tmp_path / "engram"),
-           "SUMMARIZER_CACHE_DIR": str(tmp_path / "cache"), "HOME": str(tmp_path)}
+    env = {
+        **os.environ,
+        "ENGRAM_DATA_DIR": str(tmp_path / "engram"),
+        "SUMMARIZER_CACHE_DIR": str(tmp_path / "cache"),
+        "HOME": str(tmp_path),
+    }
     script = shutil.which("summarizer", path=str(Path(sys.executable).parent))
     if script:
         return StdioServerParameters(command=script, args=["mcp"], env=env, cwd=str(tmp_path))
@@ -41,29 +45,58 @@ async def _scenario(tmp_path: Path, log: str, transcript: Path) -> None:
         assert hello.instructions and hello.instructions.startswith("Engram provides persistent memory")
         assert "session_compress" in hello.instructions
         names = {tool.name for tool in (await session.list_tools()).tools}
-        assert {"mem_save", "mem_search", "mem_get_observation", "mem_context", "mem_session_summary",
-                "mem_session_start", "mem_session_end", "mem_update", "mem_delete", "mem_suggest_topic_key",
-                "mem_stats", "mem_timeline"} <= names
-        assert {"score", "compress", "stats", "batch", "output_compress", "output_restore",
-                "session_compress", "session_recover"} <= names
+        assert {
+            "mem_save",
+            "mem_search",
+            "mem_get_observation",
+            "mem_context",
+            "mem_session_summary",
+            "mem_session_start",
+            "mem_session_end",
+            "mem_update",
+            "mem_delete",
+            "mem_suggest_topic_key",
+            "mem_stats",
+            "mem_timeline",
+        } <= names
+        assert {
+            "score",
+            "compress",
+            "stats",
+            "batch",
+            "output_compress",
+            "output_restore",
+            "session_compress",
+            "session_recover",
+        } <= names
 
-        saved = await session.call_tool("mem_save", {
-            "title": "Auth architecture", "content": "Define boundaries for auth middleware",
-            "type": "architecture", "project": "engram"})
+        saved = await session.call_tool(
+            "mem_save",
+            {
+                "title": "Auth architecture",
+                "content": "Define boundaries for auth middleware",
+                "type": "architecture",
+                "project": "engram",
+            },
+        )
         assert not saved.is_error
-        assert _text(saved) == ('Memory saved: "Auth architecture" (architecture)\n'
-                                "Suggested topic_key: architecture/auth-architecture")
+        assert _text(saved) == (
+            'Memory saved: "Auth architecture" (architecture)\n'
+            "Suggested topic_key: architecture/auth-architecture"
+        )
         found = await session.call_tool("mem_search", {"query": "middleware", "project": "engram"})
         assert _text(found).startswith("Found 1 memories:\n\n[1] #1 (architecture) — Auth architecture\n")
 
-        compressed = await session.call_tool("output_compress", {"output": log, "target_tokens": 600,
-                                                                  "envelope": True})
+        compressed = await session.call_tool(
+            "output_compress", {"output": log, "target_tokens": 600, "envelope": True}
+        )
         assert not compressed.is_error, _text(compressed)
         envelope = json.loads(_text(compressed))
         assert envelope["reduction"] > 0.8
         assert "src/billing/invoices.py:212" in envelope["text"]
-        restored = await session.call_tool("output_restore", {"restore_id": envelope["restore_id"],
-                                                              "lines": "1201:1201"})
+        restored = await session.call_tool(
+            "output_restore", {"restore_id": envelope["restore_id"], "lines": "1201:1201"}
+        )
         assert _text(restored).strip() == log.splitlines()[1200]
 
         missing = await session.call_tool("mem_get_observation", {})
@@ -71,8 +104,9 @@ async def _scenario(tmp_path: Path, log: str, transcript: Path) -> None:
         bad = await session.call_tool("output_restore", {"restore_id": "not-hex!"})
         assert bad.is_error and "bad restore id" in _text(bad)
 
-        report = await session.call_tool("session_compress", {"transcript_path": str(transcript),
-                                                              "date": "2026-11-29"})
+        report = await session.call_tool(
+            "session_compress", {"transcript_path": str(transcript), "date": "2026-11-29"}
+        )
         assert _text(report).startswith("Context compressed to engram:\n- 3 decisions saved")
         recovered = await session.call_tool("session_recover", {"project": "shopapi"})
         assert _text(recovered).startswith("## Session Compression — 2026-11-29\n")

@@ -16,9 +16,9 @@ from summarizer_engram import MemoryBackend, Store
 from summarizer_engram.tool_specs import TOOL_SPECS
 from summarizer_engram.tools import HANDLERS
 
-from summarizer.errors import StorageError
-from summarizer.mcp_server import Memory, build_server
-from summarizer.settings import Settings
+from summarizer.core.errors import StorageError
+from summarizer.core.settings import Settings
+from summarizer.mcp.server import Memory, build_server
 
 SECRET = "ghp_R8x2Kq7LmN4pZ1vB6tY3wC9sD0fG5hJ2kL8a"
 
@@ -87,13 +87,19 @@ def test_memory_replies_are_exactly_engrams_texts(
     request.addfinalizer(reference.close)
     assert (_text(saved), saved.is_error) == HANDLERS["mem_save"](reference, **args)
     assert _text(saved).startswith('Memory saved: "Fix panic" (bugfix)\nSuggested topic_key: ')
-    for name, call in [("mem_search", {"query": "panic", "project": "engram", "limit": 5}),
-                       ("mem_stats", {}), ("mem_get_observation", {"id": 1.0}),
-                       ("mem_get_observation", {"id": 9999}), ("mem_update", {"id": 1})]:
+    for name, call in [
+        ("mem_search", {"query": "panic", "project": "engram", "limit": 5}),
+        ("mem_stats", {}),
+        ("mem_get_observation", {"id": 1.0}),
+        ("mem_get_observation", {"id": 9999}),
+        ("mem_update", {"id": 1}),
+    ]:
         ours = _call(server, name, call)
         text, is_error = HANDLERS[name](reference, **call)
         assert (_text(ours).replace(store.get(1).created_at, "T"), ours.is_error) == (
-            text.replace(reference.get(1).created_at, "T"), is_error), name
+            text.replace(reference.get(1).created_at, "T"),
+            is_error,
+        ), name
 
 
 def test_arguments_are_read_leniently_like_engrams_go_handlers(
@@ -111,8 +117,16 @@ def test_secrets_are_scrubbed_before_saving_and_in_replies(
 ) -> None:
     """A token in mem_save content never reaches the database nor comes back out."""
     server = _server(settings, store, tmp_path)
-    _call(server, "mem_save", {"title": "Staging access", "content": f"use token {SECRET} for smoke tests",
-                               "project": "p", "topic_key": "config/staging"})
+    _call(
+        server,
+        "mem_save",
+        {
+            "title": "Staging access",
+            "content": f"use token {SECRET} for smoke tests",
+            "project": "p",
+            "topic_key": "config/staging",
+        },
+    )
     assert SECRET not in store.get(1).content and "[REDACTED:github_token]" in store.get(1).content
     got = _call(server, "mem_get_observation", {"id": 1})
     assert SECRET not in _text(got)
@@ -136,8 +150,13 @@ def test_an_unusable_store_is_an_error_result_not_a_crash(settings: Settings, tm
 def test_phase_tools_score_and_refuse_bad_entries(settings: Settings, store: Store, tmp_path: Path) -> None:
     """score answers JSON; an unknown key is a one-line isError naming it."""
     server = _server(settings, store, tmp_path)
-    entry = {"summary": "Added auth middleware and token refresh", "files_changed": ["src/auth.py"],
-             "status": "complete", "from_agent": "hermes", "to_agent": "aphrodite"}
+    entry = {
+        "summary": "Added auth middleware and token refresh",
+        "files_changed": ["src/auth.py"],
+        "status": "complete",
+        "from_agent": "hermes",
+        "to_agent": "aphrodite",
+    }
     scored = _call(server, "score", {"entry": entry})
     assert not scored.is_error and '"priority"' in _text(scored)
     bad = _call(server, "score", {"entry": {"summary": "x", "files_chaged": []}})
@@ -166,26 +185,37 @@ def test_server_startup_and_offline_session_compression_never_import_litellm(tmp
     """Building the server, then compressing a session offline, leaves litellm and jinja2 unloaded."""
     fixture = Path(__file__).parents[1] / "session" / "fixtures" / "claude_code.jsonl"
     code = (
-        "import sys\nfrom summarizer.mcp_server import build_server\nbuild_server()\n"
+        "import sys\nfrom summarizer.mcp.server import build_server\nbuild_server()\n"
         "from summarizer.cli import main\n"
         f"try:\n    main(['session', {str(fixture)!r}, '--json'])\nexcept SystemExit:\n    pass\n"
         "heavy = ('litellm', 'jinja2', 'summarizer.semantic.llm', 'summarizer.output')\n"
         "print(sorted(m for m in heavy if m in sys.modules), file=sys.stderr)"
     )
-    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "ENGRAM_DATA_DIR": str(tmp_path / "engram"),
-           "SUMMARIZER_CACHE_DIR": str(tmp_path / "cache")}
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
-                          env=env, timeout=120)
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "ENGRAM_DATA_DIR": str(tmp_path / "engram"),
+        "SUMMARIZER_CACHE_DIR": str(tmp_path / "cache"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120
+    )
     assert json.loads(done.stdout)["action"] == "saved"
     assert done.stderr.strip().splitlines()[-1] == "[]"
+
 
 def test_envelope_reduce_keeps_the_recovery_handle(settings: Settings, store: Store, tmp_path: Path) -> None:
     """A 40 KB result shrinks under the cap with its transaction id; bad JSON is an isError."""
     pytest.importorskip("summarizer.envelope.reduce")
     server = _server(settings, store, tmp_path)
-    envelope = {"protocol": "agentic-workspace/v1", "ok": True, "operation": "workspace_edit",
-                "summary": "Edited 40 files", "transactionId": "tx_9f2c1",
-                "data": {"files": [{"path": f"src/m{i}.py", "diff": "+x\n" * 300} for i in range(40)]}}
+    envelope = {
+        "protocol": "agentic-workspace/v1",
+        "ok": True,
+        "operation": "workspace_edit",
+        "summary": "Edited 40 files",
+        "transactionId": "tx_9f2c1",
+        "data": {"files": [{"path": f"src/m{i}.py", "diff": "+x\n" * 300} for i in range(40)]},
+    }
     reduced = _call(server, "envelope_reduce", {"envelope": envelope, "cap": 2048})
     assert not reduced.is_error, _text(reduced)
     assert "tx_9f2c1" in _text(reduced) and len(_text(reduced)) < 40_000

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from summarizer.core.tokens import count_tokens
 from summarizer.output import OriginalStore
-from summarizer.tokens import count_tokens
 from tests.output.conftest import Run
 
 

@@ -82,8 +82,11 @@ def test_headings_and_build_steps_are_not_tests(run: Run) -> None:
     ("noise", "error"),
     [
         (
-            ["/usr/lib/python3/dist-packages/cffi/error.py", "/usr/share/doc/error-codes/errors.txt",
-             "/usr/share/man/man3/Net::DBus::Error.3pm.gz"],
+            [
+                "/usr/lib/python3/dist-packages/cffi/error.py",
+                "/usr/share/doc/error-codes/errors.txt",
+                "/usr/share/man/man3/Net::DBus::Error.3pm.gz",
+            ],
             "ls: cannot access '/srv/app': No such file or directory",
         ),
         (

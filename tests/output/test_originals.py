@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from summarizer.errors import InputError, NotFound
+from summarizer.core.errors import InputError, NotFound
 from summarizer.output import OriginalStore, parse_range
 from tests.output.conftest import Run
 
@@ -35,7 +35,7 @@ def test_the_id_is_the_sha256_and_a_prefix_resolves(run: Run, store: OriginalSto
 
 def test_the_store_lives_under_the_cache_dir_not_tmp(tmp_path: object) -> None:
     """Settings put originals under cache_dir/originals."""
-    from summarizer.settings import Settings
+    from summarizer.core.settings import Settings
 
     settings = Settings.load({"SUMMARIZER_CACHE_DIR": "/var/cache/sx", "HOME": "/home/u"})
     assert str(settings.store_dir) == "/var/cache/sx/originals"

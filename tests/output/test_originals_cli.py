@@ -14,8 +14,9 @@ pytestmark = pytest.mark.skipif(not EXE.exists(), reason="the summarizer console
 
 
 def _cli(*args: str, stdin: bytes = b"", **env: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([str(EXE), *args], input=stdin, capture_output=True, timeout=120,
-                          env={**os.environ, **env})  # fmt: skip
+    return subprocess.run(
+        [str(EXE), *args], input=stdin, capture_output=True, timeout=120, env={**os.environ, **env}
+    )
 
 
 def _log(lines: int) -> bytes:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from summarizer.errors import InputError, NotFound
+from summarizer.core.errors import InputError, NotFound
 from summarizer.output import OriginalStore, OutputOptions, compress
 from summarizer.output.originals_retention import RetentionPolicy, parse_age, parse_size, policy_from_env
 

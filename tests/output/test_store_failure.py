@@ -22,7 +22,7 @@ from click.testing import CliRunner
 
 import summarizer.output
 from summarizer.cli import main
-from summarizer.errors import StorageError
+from summarizer.core.errors import StorageError
 from summarizer.output import OriginalNotStored, OriginalStore, OutputOptions
 from summarizer.output.deliver import deliver
 from summarizer.output.originals import OriginalWriter, ReadSoFar

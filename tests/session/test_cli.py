@@ -176,8 +176,13 @@ def test_recover_hook_reads_session_start_json_and_prints_additional_context(
     assert saved.exit_code == 0, saved.output
     work = tmp_path / "shopapi"  # the hook's cwd names the project, not the process's directory
     work.mkdir()
-    hook = {"session_id": "5b1f0c8e-2d7a-4c1e-9a53-7f0e6b2c9d41", "transcript_path": "/x.jsonl",
-            "cwd": str(work), "hook_event_name": "SessionStart", "source": "compact"}
+    hook = {
+        "session_id": "5b1f0c8e-2d7a-4c1e-9a53-7f0e6b2c9d41",
+        "transcript_path": "/x.jsonl",
+        "cwd": str(work),
+        "hook_event_name": "SessionStart",
+        "source": "compact",
+    }
     result = runner.invoke(main, ["recover", "--hook"], input=json.dumps(hook))
     assert result.exit_code == 0, result.output
     answer = json.loads(result.stdout)["hookSpecificOutput"]

@@ -18,12 +18,25 @@ DAY = "2026-12-01"
 
 
 def _transcript(i: int) -> str:
-    return "\n".join(json.dumps(r) for r in (
-        {"type": "user", "sessionId": f"run{i}-session", "cwd": "/w/api",
-         "message": {"role": "user", "content": f"Partition table t{i} for the nightly report."}},
-        {"type": "assistant", "sessionId": f"run{i}-session",
-         "message": {"role": "assistant", "content": f"We decided to partition table t{i} by month {i}."}},
-    ))
+    return "\n".join(
+        json.dumps(r)
+        for r in (
+            {
+                "type": "user",
+                "sessionId": f"run{i}-session",
+                "cwd": "/w/api",
+                "message": {"role": "user", "content": f"Partition table t{i} for the nightly report."},
+            },
+            {
+                "type": "assistant",
+                "sessionId": f"run{i}-session",
+                "message": {
+                    "role": "assistant",
+                    "content": f"We decided to partition table t{i} by month {i}.",
+                },
+            },
+        )
+    )
 
 
 def _run_all(db: Path, lock: TopicLock | None) -> list[SessionReport]:
@@ -34,9 +47,20 @@ def _run_all(db: Path, lock: TopicLock | None) -> list[SessionReport]:
         with Store(db) as store:  # one connection per run, as separate processes would have
             parsed = parse_transcript(_transcript(i))
             barrier.wait()
-            reports.append(asyncio.run(compress_session(
-                parsed, project="api", date=DAY, memory=store, marks=FileMarks(db.parent / f"m{i}"),
-                session_key=f"k{i}", force=True, lock=lock)))
+            reports.append(
+                asyncio.run(
+                    compress_session(
+                        parsed,
+                        project="api",
+                        date=DAY,
+                        memory=store,
+                        marks=FileMarks(db.parent / f"m{i}"),
+                        session_key=f"k{i}",
+                        force=True,
+                        lock=lock,
+                    )
+                )
+            )
 
     threads = [threading.Thread(target=one, args=(i,)) for i in range(RUNS)]
     for t in threads:
@@ -74,16 +98,30 @@ def test_a_writer_that_skips_the_lock_is_caught_by_the_verification(tmp_path: Pa
             Interloper.saves += 1
             if Interloper.saves == 1:
                 with Store(db) as other:
-                    other.save("manual-save-api", "foreign", f"## Session Compression — {DAY}\n"
-                               "### Decisions\n- Keep the report job on the replica\n",
-                               type="session", project="api", topic_key=topic)
+                    other.save(
+                        "manual-save-api",
+                        "foreign",
+                        f"## Session Compression — {DAY}\n"
+                        "### Decisions\n- Keep the report job on the replica\n",
+                        type="session",
+                        project="api",
+                        topic_key=topic,
+                    )
             return result
 
     with Interloper(db) as store:
         store.start_session("manual-save-api", "api")
-        report = asyncio.run(compress_session(
-            parse_transcript(_transcript(1)), project="api", date=DAY, memory=store,
-            marks=FileMarks(tmp_path / "m"), session_key="k", force=True))
+        report = asyncio.run(
+            compress_session(
+                parse_transcript(_transcript(1)),
+                project="api",
+                date=DAY,
+                memory=store,
+                marks=FileMarks(tmp_path / "m"),
+                session_key="k",
+                force=True,
+            )
+        )
         found = store.latest_by_topic(topic, project="api")
     assert report.save_attempts == 2 and found is not None
     decisions = [split_tag(d)[0] for d in parse(found.content).section("decisions")]

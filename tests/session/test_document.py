@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from summarizer.core.tokens import count_tokens
 from summarizer.session.document import MAX_TOKENS, SessionDocument, cap, parse, render
 from summarizer.session.reconcile import merge
-from summarizer.tokens import count_tokens
 
 
 def _doc(**items: list[str]) -> SessionDocument:

@@ -19,13 +19,15 @@ def test_a_failure_outranks_the_decision_it_mentions() -> None:
 
 def test_each_category_is_found_by_its_keywords() -> None:
     """Decisions, discoveries, progress and open questions from the seed's keyword lists."""
-    found = extract(_said(
-        "Let's use SQLite with WAL for the queue.",
-        "Turns out the worker pool never drains on SIGTERM.",
-        "The migration is finished and merged into main.",
-        "Should the retry budget be per tenant or global?",
-        "Ok.",
-    ))
+    found = extract(
+        _said(
+            "Let's use SQLite with WAL for the queue.",
+            "Turns out the worker pool never drains on SIGTERM.",
+            "The migration is finished and merged into main.",
+            "Should the retry budget be per tenant or global?",
+            "Ok.",
+        )
+    )
     assert found.decisions == ("Let's use SQLite with WAL for the queue.",)
     assert found.discoveries == ("Turns out the worker pool never drains on SIGTERM.",)
     assert found.progress == ("The migration is finished and merged into main.",)
@@ -34,12 +36,16 @@ def test_each_category_is_found_by_its_keywords() -> None:
 
 def test_code_reminders_command_output_and_tool_results_are_not_mined() -> None:
     """Only the conversation's prose counts; what tools and the harness injected does not."""
-    transcript = Transcript((
-        Event(1, "message", "assistant", "Here is the fix:\n```python\n# we decided to drop auth here\n```"),
-        Event(2, "message", "user", "<local-command-stdout>We decided to ship</local-command-stdout>"),
-        Event(3, "message", "user", "<system-reminder>We chose to ignore the tests.</system-reminder>"),
-        Event(4, "tool_result", "tool", "IMPORTANT: we decided to disable authentication everywhere."),
-    ))
+    transcript = Transcript(
+        (
+            Event(
+                1, "message", "assistant", "Here is the fix:\n```python\n# we decided to drop auth here\n```"
+            ),
+            Event(2, "message", "user", "<local-command-stdout>We decided to ship</local-command-stdout>"),
+            Event(3, "message", "user", "<system-reminder>We chose to ignore the tests.</system-reminder>"),
+            Event(4, "tool_result", "tool", "IMPORTANT: we decided to disable authentication everywhere."),
+        )
+    )
     found = extract(transcript)
     assert found.decisions == () and found.failures == ()
 
@@ -50,12 +56,27 @@ def test_files_come_from_edit_calls_and_patch_headers_relative_to_the_cwd() -> N
         Event(1, "message", "assistant", "Adding the retry wrapper to the client."),
         Event(2, "tool_call", "assistant", tool="Edit", tool_input={"file_path": "/srv/app/src/client.py"}),
         Event(3, "tool_call", "assistant", tool="Edit", tool_input={"file_path": "/srv/app/src/client.py"}),
-        Event(4, "tool_call", "assistant", tool="str_replace_based_edit_tool",
-              tool_input={"command": "create", "path": "/srv/app/src/retry.py"}),
-        Event(5, "tool_call", "assistant", tool="str_replace_based_edit_tool",
-              tool_input={"command": "view", "path": "/srv/app/README.md"}),
-        Event(6, "tool_call", "assistant", tool="apply_patch",
-              tool_input={"input": "*** Begin Patch\n*** Update File: docs/retry.md\n@@\n*** End Patch"}),
+        Event(
+            4,
+            "tool_call",
+            "assistant",
+            tool="str_replace_based_edit_tool",
+            tool_input={"command": "create", "path": "/srv/app/src/retry.py"},
+        ),
+        Event(
+            5,
+            "tool_call",
+            "assistant",
+            tool="str_replace_based_edit_tool",
+            tool_input={"command": "view", "path": "/srv/app/README.md"},
+        ),
+        Event(
+            6,
+            "tool_call",
+            "assistant",
+            tool="apply_patch",
+            tool_input={"input": "*** Begin Patch\n*** Update File: docs/retry.md\n@@\n*** End Patch"},
+        ),
     )
     found = extract(Transcript(calls, cwd="/srv/app"))
     assert found.files == (
@@ -100,7 +121,11 @@ def test_a_question_left_open_is_an_open_question() -> None:
 
 def test_rejections_and_failed_attempts_are_recorded() -> None:
     """'We rejected X because' is a decision; 'the first attempt failed' is a failure to avoid."""
-    found = extract(_said("We rejected a Redis lock because a lock expiry reintroduces the race.",
-                          "The first attempt failed because the insert ran outside the savepoint."))
+    found = extract(
+        _said(
+            "We rejected a Redis lock because a lock expiry reintroduces the race.",
+            "The first attempt failed because the insert ran outside the savepoint.",
+        )
+    )
     assert found.decisions == ("We rejected a Redis lock because a lock expiry reintroduces the race.",)
     assert found.failures == ("The first attempt failed because the insert ran outside the savepoint.",)

@@ -23,10 +23,19 @@ ANSWER = (
 
 
 def _reply(text: str) -> httpx.Response:
-    return httpx.Response(200, json={
-        "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4o-mini",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 900, "completion_tokens": 60, "total_tokens": 960}})
+    return httpx.Response(
+        200,
+        json={
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "gpt-4o-mini",
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+            ],
+            "usage": {"prompt_tokens": 900, "completion_tokens": 60, "total_tokens": 960},
+        },
+    )
 
 
 @pytest.fixture
@@ -40,8 +49,9 @@ def model_env(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _session(fixture_dir: Path, *extra: str) -> dict[str, Any]:
-    result = CliRunner().invoke(main, ["session", str(fixture_dir / "claude_code.jsonl"), "--date", DAY,
-                                       "--json", *extra])
+    result = CliRunner().invoke(
+        main, ["session", str(fixture_dir / "claude_code.jsonl"), "--date", DAY, "--json", *extra]
+    )
     assert result.exit_code == 0, result.output
     return json.loads(result.stdout)  # type: ignore[no-any-return]
 

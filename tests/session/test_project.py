@@ -66,10 +66,15 @@ def test_an_explicit_project_wins_over_detection(tmp_path: Path) -> None:
     assert detect_project(None, parsed, str(tmp_path)) == "shop-api"
 
 
-@pytest.mark.parametrize(("url", "name"), [
-    ("git@github.com:acme/api.git", "api"), ("https://gitlab.com/a/b/c-d/", "c-d"),
-    ("ssh://git@host:22/team/svc.git", "svc"), ("/srv/git/tools.git", "tools"),
-])
+@pytest.mark.parametrize(
+    ("url", "name"),
+    [
+        ("git@github.com:acme/api.git", "api"),
+        ("https://gitlab.com/a/b/c-d/", "c-d"),
+        ("ssh://git@host:22/team/svc.git", "svc"),
+        ("/srv/git/tools.git", "tools"),
+    ],
+)
 def test_remote_urls_give_the_repository_name(url: str, name: str) -> None:
     """SSH, HTTPS, scp-like and local remotes."""
     assert remote_repo_name(url) == name

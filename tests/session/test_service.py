@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 from summarizer_engram import Store
 
-from summarizer.errors import NotFound
+from summarizer.core.errors import NotFound
+from summarizer.core.settings import default_prompt_dir
+from summarizer.core.tokens import count_tokens
 from summarizer.semantic.prompts import PromptLibrary
 from summarizer.semantic.service import Summarizer
 from summarizer.session.document import MAX_TOKENS, parse, split_tag
 from summarizer.session.service import FileMarks, SessionReport, compress_session, recover, render_report
 from summarizer.session.transcript import Event, Transcript
-from summarizer.settings import default_prompt_dir
 from summarizer.testing import FakeCompleter
-from summarizer.tokens import count_tokens
 
 Upto = Callable[[Transcript, int], Transcript]
 DAY = "2026-11-29"
@@ -36,16 +36,18 @@ def _run(
     day: str = DAY,
     summarizer: Summarizer | None = None,
 ) -> SessionReport:
-    return asyncio.run(compress_session(
-        transcript,
-        project="shopapi",
-        date=day,
-        memory=store,
-        marks=marks,
-        session_key=transcript.session_id or "messages",
-        force=force,
-        summarizer=summarizer,
-    ))
+    return asyncio.run(
+        compress_session(
+            transcript,
+            project="shopapi",
+            date=day,
+            memory=store,
+            marks=marks,
+            session_key=transcript.session_id or "messages",
+            force=force,
+            summarizer=summarizer,
+        )
+    )
 
 
 def _stored(store: Store, day: str = DAY) -> tuple[str, int]:
@@ -214,7 +216,8 @@ def test_a_configured_model_writes_the_document_and_tool_call_files_are_kept(
     doc = parse(_stored(store)[0])
     assert doc.section("decisions") == ("Inject a Clock protocol: tests must freeze time (session 5b1f0c8e)",)
     assert doc.section("files")[0] == (
-        "`src/auth/tokens.py` — reads the clock once per request (session 5b1f0c8e)")
+        "`src/auth/tokens.py` — reads the clock once per request (session 5b1f0c8e)"
+    )
     assert any(f.startswith("`src/auth/clock.py`") for f in doc.section("files"))
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from summarizer.errors import InputError
+from summarizer.core.errors import InputError
 from summarizer.session.transcript import (
     Transcript,
     conversation_text,
@@ -110,8 +110,11 @@ def test_meta_and_bookkeeping_records_are_skipped(claude_code: Transcript, fixtu
     extra = [
         {"type": "user", "isMeta": True, "message": {"role": "user", "content": "Caveat: local cmds"}},
         {"type": "system", "subtype": "compact_boundary", "content": "Conversation compacted"},
-        {"type": "user", "isCompactSummary": True,
-         "message": {"role": "user", "content": "This session is being continued. We decided to X."}},
+        {
+            "type": "user",
+            "isCompactSummary": True,
+            "message": {"role": "user", "content": "This session is being continued. We decided to X."},
+        },
     ]
     text = (fixture_dir / "claude_code.jsonl").read_text() + "".join(json.dumps(r) + "\n" for r in extra)
     assert len(parse_transcript(text).events) == len(claude_code.events)
@@ -136,21 +139,56 @@ def test_codex_rollouts_are_read_from_their_response_items() -> None:
     patch = "*** Begin Patch\n*** Update File: src/x.py\n+x\n*** End Patch\n"
     lines = [
         {"type": "session_meta", "payload": {"id": "019a-codex", "cwd": "/repo", "cli_version": "0.5.1"}},
-        {"type": "response_item", "payload": {"type": "message", "role": "developer",
-                                              "content": [{"type": "input_text", "text": "We decided X."}]}},
-        {"type": "response_item", "payload": {"type": "message", "role": "user", "content": [
-            {"type": "input_text", "text": "<environment_context>cwd /repo</environment_context>"},
-            {"type": "input_text", "text": "Why does the hook never fire?"}]}},
+        {
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "developer",
+                "content": [{"type": "input_text", "text": "We decided X."}],
+            },
+        },
+        {
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [
+                    {"type": "input_text", "text": "<environment_context>cwd /repo</environment_context>"},
+                    {"type": "input_text", "text": "Why does the hook never fire?"},
+                ],
+            },
+        },
         {"type": "event_msg", "payload": {"type": "user_message", "message": "Why does the hook fire?"}},
-        {"type": "response_item", "payload": {"type": "function_call", "name": "shell", "call_id": "c1",
-                                              "arguments": json.dumps({"command": ["bash", "-lc", "ls"]})}},
+        {
+            "type": "response_item",
+            "payload": {
+                "type": "function_call",
+                "name": "shell",
+                "call_id": "c1",
+                "arguments": json.dumps({"command": ["bash", "-lc", "ls"]}),
+            },
+        },
         {"type": "response_item", "payload": {"type": "function_call_output", "call_id": "c1", "output": ""}},
-        {"type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [
-            {"type": "output_text", "text": "Turns out the parser reads the wrong shape."}]}},
-        {"type": "response_item", "payload": {"type": "custom_tool_call", "name": "apply_patch",
-                                              "call_id": "c2", "input": patch}},
-        {"type": "response_item", "payload": {"type": "custom_tool_call_output", "call_id": "c2",
-                                              "output": "Success. Updated: M src/x.py"}},
+        {
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "Turns out the parser reads the wrong shape."}],
+            },
+        },
+        {
+            "type": "response_item",
+            "payload": {"type": "custom_tool_call", "name": "apply_patch", "call_id": "c2", "input": patch},
+        },
+        {
+            "type": "response_item",
+            "payload": {
+                "type": "custom_tool_call_output",
+                "call_id": "c2",
+                "output": "Success. Updated: M src/x.py",
+            },
+        },
     ]
     parsed = parse_transcript("\n".join(json.dumps(line) for line in lines))
     assert (parsed.session_id, parsed.cwd) == ("019a-codex", "/repo")

@@ -51,19 +51,38 @@ def claude_code(session: str, cwd: str, turns: list[Turn]) -> list[dict[str, Any
         nonlocal parent, clock
         clock += timedelta(seconds=20)
         rid = str(uuid.uuid5(uuid.NAMESPACE_URL, f"{session}/{len(out)}"))
-        out.append({"parentUuid": parent, "isSidechain": False, "userType": "external", "cwd": cwd,
-                    "sessionId": session, "version": "2.0.14", "gitBranch": "main", "type": kind,
-                    "message": message, "uuid": rid, "timestamp": clock.isoformat().replace("+00:00", "Z"),
-                    **extra})
+        out.append(
+            {
+                "parentUuid": parent,
+                "isSidechain": False,
+                "userType": "external",
+                "cwd": cwd,
+                "sessionId": session,
+                "version": "2.0.14",
+                "gitBranch": "main",
+                "type": kind,
+                "message": message,
+                "uuid": rid,
+                "timestamp": clock.isoformat().replace("+00:00", "Z"),
+                **extra,
+            }
+        )
         parent = rid
 
     for n, turn in enumerate(turns):
         if turn[0] == "user":
             record("user", {"role": "user", "content": turn[1]})
         elif turn[0] == "assistant":
-            record("assistant", {"id": f"msg_{n:03d}", "type": "message", "role": "assistant",
-                                 "model": "claude-sonnet-4-5",
-                                 "content": [{"type": "text", "text": turn[1]}]})
+            record(
+                "assistant",
+                {
+                    "id": f"msg_{n:03d}",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": "claude-sonnet-4-5",
+                    "content": [{"type": "text", "text": turn[1]}],
+                },
+            )
         else:
             _, verb, args, result = turn
             tid = f"toolu_{session[:6]}{n:03d}"
@@ -71,16 +90,27 @@ def claude_code(session: str, cwd: str, turns: list[Turn]) -> list[dict[str, Any
                 args = {"todos": _todos(args)}
             elif "file_path" in args:
                 args = {**args, "file_path": f"{cwd}/{args['file_path']}"}
-            record("assistant", {"id": f"msg_{n:03d}", "type": "message", "role": "assistant",
-                                 "model": "claude-sonnet-4-5",
-                                 "content": [{"type": "tool_use", "id": tid, "name": _CLAUDE[verb],
-                                              "input": args}]})
+            record(
+                "assistant",
+                {
+                    "id": f"msg_{n:03d}",
+                    "type": "message",
+                    "role": "assistant",
+                    "model": "claude-sonnet-4-5",
+                    "content": [{"type": "tool_use", "id": tid, "name": _CLAUDE[verb], "input": args}],
+                },
+            )
             extra: dict[str, Any] = {}
             if verb == "read":
-                extra["toolUseResult"] = {"type": "text", "file": {"filePath": args["file_path"],
-                                                                   "numLines": 40, "totalLines": 40}}
-            record("user", {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tid,
-                                                         "content": result}]}, **extra)
+                extra["toolUseResult"] = {
+                    "type": "text",
+                    "file": {"filePath": args["file_path"], "numLines": 40, "totalLines": 40},
+                }
+            record(
+                "user",
+                {"role": "user", "content": [{"type": "tool_result", "tool_use_id": tid, "content": result}]},
+                **extra,
+            )
     return out
 
 
@@ -94,21 +124,46 @@ def opencode(session: str, cwd: str, turns: list[Turn]) -> list[dict[str, Any]]:
         if turn[0] in {"user", "assistant"}:
             role = turn[0]
             extra = {"path": {"cwd": cwd, "root": cwd}, "modelID": "gpt-5"} if role == "assistant" else {}
-            out.append({"info": {**info, "role": role, **extra},
-                        "parts": [{"id": f"prt_{n:03d}", "type": "text", "text": turn[1]}]})
+            out.append(
+                {
+                    "info": {**info, "role": role, **extra},
+                    "parts": [{"id": f"prt_{n:03d}", "type": "text", "text": turn[1]}],
+                }
+            )
         else:
             _, verb, args, result = turn
             if verb == "todo":
-                args = {"todos": [{"id": str(i), "content": t, "status": s, "priority": "medium"}
-                                  for i, (t, s) in enumerate(args)]}
+                args = {
+                    "todos": [
+                        {"id": str(i), "content": t, "status": s, "priority": "medium"}
+                        for i, (t, s) in enumerate(args)
+                    ]
+                }
             elif "file_path" in args:
-                args = {"filePath": f"{cwd}/{args['file_path']}",
-                        **{k: v for k, v in args.items() if k != "file_path"}}
-            out.append({"info": {**info, "role": "assistant", "path": {"cwd": cwd, "root": cwd}},
-                        "parts": [{"id": f"prt_{n:03d}", "type": "tool", "callID": f"call_{n:03d}",
-                                   "tool": _OPENCODE[verb],
-                                   "state": {"status": "completed", "input": args, "output": result,
-                                             "title": verb, "time": {"start": clock, "end": clock + 900}}}]})
+                args = {
+                    "filePath": f"{cwd}/{args['file_path']}",
+                    **{k: v for k, v in args.items() if k != "file_path"},
+                }
+            out.append(
+                {
+                    "info": {**info, "role": "assistant", "path": {"cwd": cwd, "root": cwd}},
+                    "parts": [
+                        {
+                            "id": f"prt_{n:03d}",
+                            "type": "tool",
+                            "callID": f"call_{n:03d}",
+                            "tool": _OPENCODE[verb],
+                            "state": {
+                                "status": "completed",
+                                "input": args,
+                                "output": result,
+                                "title": verb,
+                                "time": {"start": clock, "end": clock + 900},
+                            },
+                        }
+                    ],
+                }
+            )
     return out
 
 
@@ -122,36 +177,82 @@ def codex(session: str, cwd: str, turns: list[Turn]) -> list[dict[str, Any]]:
         return clock.isoformat().replace("+00:00", "Z")
 
     out: list[dict[str, Any]] = [
-        {"timestamp": stamp(), "type": "session_meta",
-         "payload": {"id": session, "timestamp": stamp(), "cwd": cwd, "originator": "codex_cli_rs",
-                     "cli_version": "0.46.0", "instructions": None}},
-        {"timestamp": stamp(), "type": "response_item",
-         "payload": {"type": "message", "role": "user", "content": [
-             {"type": "input_text", "text": f"<environment_context>\n  <cwd>{cwd}</cwd>\n  <approval_policy>"
-                                             "on-request</approval_policy>\n</environment_context>"}]}},
+        {
+            "timestamp": stamp(),
+            "type": "session_meta",
+            "payload": {
+                "id": session,
+                "timestamp": stamp(),
+                "cwd": cwd,
+                "originator": "codex_cli_rs",
+                "cli_version": "0.46.0",
+                "instructions": None,
+            },
+        },
+        {
+            "timestamp": stamp(),
+            "type": "response_item",
+            "payload": {
+                "type": "message",
+                "role": "user",
+                "content": [
+                    {
+                        "type": "input_text",
+                        "text": f"<environment_context>\n  <cwd>{cwd}</cwd>\n  <approval_policy>"
+                        "on-request</approval_policy>\n</environment_context>",
+                    }
+                ],
+            },
+        },
     ]
     for n, turn in enumerate(turns):
         if turn[0] in {"user", "assistant"}:
             kind = "input_text" if turn[0] == "user" else "output_text"
-            out.append({"timestamp": stamp(), "type": "response_item",
-                        "payload": {"type": "message", "role": turn[0],
-                                    "content": [{"type": kind, "text": turn[1]}]}})
+            out.append(
+                {
+                    "timestamp": stamp(),
+                    "type": "response_item",
+                    "payload": {
+                        "type": "message",
+                        "role": turn[0],
+                        "content": [{"type": kind, "text": turn[1]}],
+                    },
+                }
+            )
             event = "user_message" if turn[0] == "user" else "agent_message"
-            out.append({"timestamp": stamp(), "type": "event_msg",
-                        "payload": {"type": event, "message": turn[1]}})
+            out.append(
+                {"timestamp": stamp(), "type": "event_msg", "payload": {"type": event, "message": turn[1]}}
+            )
             continue
         _, verb, args, result = turn
         call_id = f"call_{session[-4:]}{n:03d}"
         if verb in {"edit", "write"}:
             action = "Add" if verb == "write" else "Update"
-            patch = (f"*** Begin Patch\n*** {action} File: {args['file_path']}\n@@\n"
-                     f"-{args.get('old_string', '')}\n"
-                     f"+{args.get('new_string', args.get('content', ''))}\n*** End Patch")
-            out.append({"timestamp": stamp(), "type": "response_item",
-                        "payload": {"type": "custom_tool_call", "status": "completed", "call_id": call_id,
-                                    "name": "apply_patch", "input": patch}})
-            out.append({"timestamp": stamp(), "type": "response_item",
-                        "payload": {"type": "custom_tool_call_output", "call_id": call_id, "output": result}})
+            patch = (
+                f"*** Begin Patch\n*** {action} File: {args['file_path']}\n@@\n"
+                f"-{args.get('old_string', '')}\n"
+                f"+{args.get('new_string', args.get('content', ''))}\n*** End Patch"
+            )
+            out.append(
+                {
+                    "timestamp": stamp(),
+                    "type": "response_item",
+                    "payload": {
+                        "type": "custom_tool_call",
+                        "status": "completed",
+                        "call_id": call_id,
+                        "name": "apply_patch",
+                        "input": patch,
+                    },
+                }
+            )
+            out.append(
+                {
+                    "timestamp": stamp(),
+                    "type": "response_item",
+                    "payload": {"type": "custom_tool_call_output", "call_id": call_id, "output": result},
+                }
+            )
             continue
         if verb == "todo":
             name, arguments = "update_plan", {"plan": [{"step": t, "status": s} for t, s in args]}
@@ -159,12 +260,29 @@ def codex(session: str, cwd: str, turns: list[Turn]) -> list[dict[str, Any]]:
             name, arguments = "shell", {"command": ["bash", "-lc", f"sed -n '1,200p' {args['file_path']}"]}
         else:
             name, arguments = "shell", {"command": ["bash", "-lc", args["command"]], "workdir": cwd}
-        out.append({"timestamp": stamp(), "type": "response_item",
-                    "payload": {"type": "function_call", "name": name, "arguments": json.dumps(arguments),
-                                "call_id": call_id}})
-        out.append({"timestamp": stamp(), "type": "response_item",
-                    "payload": {"type": "function_call_output", "call_id": call_id,
-                                "output": json.dumps({"output": result, "metadata": {"exit_code": 0}})}})
+        out.append(
+            {
+                "timestamp": stamp(),
+                "type": "response_item",
+                "payload": {
+                    "type": "function_call",
+                    "name": name,
+                    "arguments": json.dumps(arguments),
+                    "call_id": call_id,
+                },
+            }
+        )
+        out.append(
+            {
+                "timestamp": stamp(),
+                "type": "response_item",
+                "payload": {
+                    "type": "function_call_output",
+                    "call_id": call_id,
+                    "output": json.dumps({"output": result, "metadata": {"exit_code": 0}}),
+                },
+            }
+        )
     return out
 
 
@@ -202,7 +320,17 @@ if __name__ == "__main__":
     lines = []
     for case_id, shape, session, cwd, project, turns, facts in STORIES:
         write(case_id, shape, session, cwd, turns)
-        lines.append(json.dumps({"id": case_id, "kind": "session", "project": project, "date": "2026-06-11",
-                                 "transcript_file": f"sessions/{case_id}.jsonl", "facts": facts},
-                                ensure_ascii=False))
+        lines.append(
+            json.dumps(
+                {
+                    "id": case_id,
+                    "kind": "session",
+                    "project": project,
+                    "date": "2026-06-11",
+                    "transcript_file": f"sessions/{case_id}.jsonl",
+                    "facts": facts,
+                },
+                ensure_ascii=False,
+            )
+        )
     print("\n".join(lines))

@@ -1,0 +1,102 @@
+"""The click side of ``summarizer run``, ``summarizer hook`` and ``summarizer init``.
+
+``run`` and ``hook claude`` are answered by :mod:`summarizer.launcher` before click is imported;
+these commands exist so that ``summarizer --help`` lists them and so that the click entry point
+(``python -m summarizer.cli``, tests) behaves the same, by calling the same functions.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import click
+
+from summarizer.cli._common import handle_errors
+
+__all__ = ["hook", "init", "run", "this_executable"]
+
+
+@click.command(
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True}, add_help_option=False
+)
+@click.pass_context
+def run(ctx: click.Context) -> None:
+    """Run a command and print its output, compressed when large (see `summarizer run --help`)."""
+    from summarizer.agents.run import main
+
+    ctx.exit(main(list(ctx.args)))
+
+
+@click.group()
+def hook() -> None:
+    """Agent hooks (installed by `summarizer init`); they read the agent's JSON on stdin."""
+
+
+@hook.command("claude")
+@click.pass_context
+def hook_claude(ctx: click.Context) -> None:
+    """Claude Code PreToolUse hook: route Bash commands through `summarizer run`."""
+    from summarizer.agents.hook import main
+
+    ctx.exit(main([]))
+
+
+def this_executable() -> str:
+    """The absolute path of the ``summarizer`` command that is running (or the one on PATH)."""
+    argv0 = sys.argv[0] if sys.argv else ""
+    if os.path.basename(argv0) == "summarizer":
+        return os.path.realpath(argv0)
+    found = shutil.which("summarizer")
+    return os.path.realpath(found) if found else "summarizer"
+
+
+def _resolves_to(command: str | None) -> str | None:
+    if not command:
+        return None
+    word = command.split()[0].strip("'\"")
+    path = word if os.sep in word else shutil.which(word)
+    return os.path.realpath(path) if path else None
+
+
+def _show() -> None:
+    from summarizer.agents.install import show
+
+    mine = this_executable()
+    for row in show(os.environ, Path.cwd()):
+        state = "installed" if row.installed else "-"
+        line = f"{row.agent:<12}{row.scope:<9}{state:<11}{row.path}"
+        if row.installed and row.agent != "codex":
+            target = _resolves_to(row.command)
+            same = "this summarizer" if target == mine else f"NOT this one: {target or 'not found'}"
+            line += f"\n{'':<32}runs {row.command} ({same})"
+        click.echo(line)
+    on_path = shutil.which("summarizer")
+    resolved = os.path.realpath(on_path) if on_path else None
+    verdict = "the same one" if resolved == mine else "a different one: rewritten commands use it"
+    click.echo(f"summarizer on PATH: {on_path or 'not found'} ({verdict}); this one: {mine}")
+
+
+@click.command()
+@click.argument("agent", required=False, type=click.Choice(["claude-code", "opencode", "codex"]))
+@click.option("--global", "scope", flag_value="global", default=True, help="For every project (default).")
+@click.option("--project", "scope", flag_value="project", help="For the project in the current directory.")
+@click.option("--uninstall", is_flag=True, help="Remove exactly what init added.")
+@click.option("--show", "show_only", is_flag=True, help="Print what is installed where.")
+@handle_errors
+def init(agent: str | None, scope: str, uninstall: bool, show_only: bool) -> None:
+    """Install (or remove) the integration for AGENT: claude-code, opencode or codex."""
+    from summarizer.agents import install as installer
+    from summarizer.core.errors import InputError
+
+    if show_only:
+        _show()
+        return
+    if agent is None:
+        raise InputError("name an agent: claude-code, opencode or codex (or pass --show)")
+    if uninstall:
+        click.echo(installer.uninstall(agent, scope, os.environ, Path.cwd()))
+    else:
+        click.echo(installer.install(agent, scope, os.environ, Path.cwd(), this_executable()))

@@ -1,0 +1,512 @@
+"""The MCP server (``summarizer mcp``): compression tools plus engram's memory tools, over stdio.
+
+Two tool families, both thin adapters (STYLE R4):
+
+* **Ours**: ``score``, ``compress``, ``stats``, ``batch`` (phase-gate entries), ``output_compress``
+  and ``output_restore`` (tool output), ``envelope_reduce`` (agentic-workspace/v1 results),
+  ``session_compress`` and ``session_recover`` (mid-session memory).
+* **engram's**, under engram's names, argument names, input schemas, annotations and reply texts
+  (``mem_save``, ``mem_search``, ``mem_get_observation``, ...), delegated to
+  :mod:`summarizer_engram.tools`, so an agent configured for engram can point at this server.
+  engram's Go handlers read arguments leniently (a string of the wrong type counts as missing),
+  so these tools accept any JSON value and let the handlers decide, exactly as engram does.
+
+Every failure is a tool result with ``isError`` set and a one-line message for the agent, never a
+protocol error and never a crash. Every reply is scrubbed of secrets, and so is what the memory
+tools write (SPEC: scrub before anything is persisted or leaves the process).
+
+Startup stays light: the heavy modules (phase scoring, output compression, the LLM service and with
+it litellm) are imported inside the tools that need them, on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import json
+import os
+import sys
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.tools import Tool
+from mcp_types import CallToolResult, TextContent, ToolAnnotations
+
+from summarizer import app
+from summarizer.app import SharedMemory
+from summarizer.core.errors import InputError, StorageError, SummarizerError
+from summarizer.core.inputs import json_object, read_text
+from summarizer.core.scrub import scrub
+from summarizer.core.settings import Settings
+
+if TYPE_CHECKING:
+    from summarizer_engram import MemoryBackend
+    from summarizer_engram.tool_specs import ToolSpec
+
+__all__ = ["INSTRUCTIONS", "Memory", "build_server", "serve"]
+
+INSTRUCTIONS = (
+    "summarizer also keeps a coding agent's context small without losing what matters. Compression tools: "
+    "score/compress/stats/batch (phase-gate subtask summaries), output_compress/output_restore (shrink "
+    "build logs and test traces; the full output stays restorable), envelope_reduce (tool-result "
+    "envelopes), session_compress/session_recover (save the session's decisions, discoveries, failures "
+    "and progress to memory before compaction, and read them back after)."
+)
+
+# Memory tools whose string arguments are persisted: scrub them on the way in.
+_WRITE_ARGS = {"title", "content", "summary"}
+
+
+def _result(text: str, *, error: bool = False) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=scrub(text)[0])], is_error=error)
+
+
+def _guard(work: Callable[[], str]) -> CallToolResult:
+    """Run a tool body: its text, or an ``isError`` result for any failure (never a crash)."""
+    try:
+        return _result(work())
+    except Exception as exc:
+        return _failure(exc)
+
+
+def _failure(exc: Exception) -> CallToolResult:
+    """The one-line ``isError`` reply for a failed tool body."""
+    from pydantic import ValidationError
+
+    if isinstance(exc, SummarizerError):
+        return _result(str(exc).splitlines()[0] if str(exc) else type(exc).__name__, error=True)
+    if isinstance(exc, ValidationError):  # an argument out of range (target_tokens: -1): the caller's
+        problems = "; ".join(
+            f"{'.'.join(map(str, e['loc'])) or 'value'}: {e['msg']}" for e in exc.errors()[:3]
+        )
+        return _result(f"invalid argument ({problems}); fix it and call again", error=True)
+    # a bug must not take the agent's server down
+    message = f"internal error in summarizer ({type(exc).__name__}: {exc}); please report it"
+    return _result(message, error=True)
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=1, default=str)
+
+
+Memory = SharedMemory
+"""The engram backend shared by the tools: opened on first use by the composition root's builder."""
+
+
+def _engram_tool(spec: ToolSpec, memory: Memory) -> Tool:
+    """One engram tool: engram's schema and annotations, lenient arguments, engram's reply text."""
+    from summarizer_engram.tools import HANDLERS
+
+    handler = HANDLERS[spec.name]
+
+    def call(**kwargs: Any) -> CallToolResult:
+        args = {k: v for k, v in kwargs.items() if v is not None}
+        for key in _WRITE_ARGS & args.keys():
+            if isinstance(args[key], str):
+                args[key] = scrub(args[key])[0]
+        try:
+            backend = memory.get()
+        except Exception as exc:  # StorageError, or anything else that stops the store opening
+            return _result(f"engram unavailable: {exc}", error=True)
+        try:
+            text, is_error = handler(backend, **args)
+        except Exception as exc:  # the handlers return errors; this is the belt to their braces
+            return _result(f"{spec.name} failed: {exc}", error=True)
+        return _result(text, error=is_error)
+
+    # The SDK builds its argument model from the signature: give it engram's names, any JSON type.
+    params = [
+        inspect.Parameter(p, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=Any)
+        for p in spec.params
+    ]
+    call.__signature__ = inspect.Signature(params, return_annotation=CallToolResult)  # type: ignore[attr-defined]
+    call.__annotations__ = {**dict.fromkeys(spec.params, Any), "return": CallToolResult}
+    call.__name__ = spec.name
+    annotations = ToolAnnotations(
+        title=spec.title,
+        read_only_hint=spec.read_only,
+        destructive_hint=spec.destructive,
+        idempotent_hint=False,
+        open_world_hint=False,
+    )
+    tool = Tool.from_function(
+        call, name=spec.name, title=spec.title, description=spec.description, annotations=annotations
+    )
+    return tool.model_copy(update={"parameters": spec.input_schema()})
+
+
+def build_server(
+    settings: Settings | None = None,
+    *,
+    tools: str = "",
+    memory: Memory | None = None,
+    cwd: Path | None = None,
+) -> MCPServer[Any]:
+    """The server with our tools and the engram tools ``tools`` selects (engram's ``--tools``)."""
+    from summarizer_engram.tool_specs import INSTRUCTIONS as ENGRAM_INSTRUCTIONS
+    from summarizer_engram.tool_specs import TOOL_SPECS, resolve_tools
+
+    settings = settings or app.load_settings()
+    memory = memory or Memory(settings)
+    here = cwd or Path.cwd()
+    chosen = resolve_tools(tools)
+    engram_tools = [_engram_tool(spec, memory) for name, spec in TOOL_SPECS.items() if name in chosen]
+    # engram's own instructions first: agents and skills written for engram look for them.
+    server: MCPServer[Any] = MCPServer(
+        "summarizer",
+        instructions=f"{ENGRAM_INSTRUCTIONS}\n\n{INSTRUCTIONS}",
+        version=_version(),
+        tools=engram_tools,
+    )
+    _register_phase(server)
+    _register_output(server, settings)
+    _register_envelope(server)
+    _register_session(server, settings, memory, here)
+    return server
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("agent-summarizer")
+    except PackageNotFoundError:  # running from a source tree that was never installed
+        return "0"
+
+
+def serve(tools: str = "") -> None:
+    """Serve over stdio until the client disconnects."""
+    import anyio
+
+    settings = app.load_settings()
+    memory = Memory(settings)
+    try:
+        anyio.run(_serve_stdio, build_server(settings, tools=tools, memory=memory))
+    finally:
+        memory.close()
+
+
+# -- the stdio transport, guarded -------------------------------------------------------------------
+# The SDK drops a line it cannot read as a JSON-RPC message (a missing "jsonrpc", params that are not
+# an object, JSON nested too deeply, a 5,000-digit number, a huge line), so a client waiting on that
+# id hangs. Each such line becomes a synthetic request to _REJECTED carrying the id and the reason;
+# the pump answers it with a JSON-RPC error instead of passing it to the SDK. A line without a
+# readable id (a broken notification) cannot be answered and is only logged.
+_REJECTED = "summarizer/rejected"
+_NULL_ID = "summarizer/null-id"
+MAX_MESSAGE_BYTES = 64 << 20
+"""One JSON-RPC line (so every tool argument): transcripts and logs fit, an endless stream does not.
+``SUMMARIZER_MCP_MAX_MESSAGE_BYTES`` changes it (same forms as ``SUMMARIZER_MAX_INPUT_BYTES``)."""
+
+
+def _rejection(line: str) -> str | None:
+    """``None`` for a line the SDK can read; else the synthetic request that answers its sender."""
+    import mcp_types
+
+    from summarizer.core.jsonio import request_id
+
+    try:
+        parsed = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+    except Exception:  # pydantic's error: judged again below, with our own reader
+        parsed = None
+    # The SDK reads {"id": {...}, "method": ...} as a notification and never answers it.
+    if parsed is not None and not (isinstance(parsed, mcp_types.JSONRPCNotification) and '"id"' in line):
+        return None
+    code, message, ident, null_id = mcp_types.INVALID_REQUEST, "not a JSON-RPC 2.0 request", None, False
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as exc:
+        code, message = mcp_types.PARSE_ERROR, f"parse error: {exc.msg} at column {exc.colno}"
+    except RecursionError:
+        code, message = mcp_types.PARSE_ERROR, "the message is nested too deeply to read; flatten it"
+    except ValueError as exc:  # a number longer than Python converts
+        code, message = mcp_types.PARSE_ERROR, f"the message holds a value that cannot be read ({exc})"[:200]
+    else:
+        if isinstance(value, dict):
+            ident = value.get("id")
+            message = 'invalid request: needs jsonrpc "2.0", a string method and object params'
+            if "id" in value and (isinstance(ident, bool) or not isinstance(ident, int | str)):
+                message = "invalid request: the id must be a string or an integer"
+                ident, null_id = _NULL_ID, True  # JSON-RPC: an unreadable id is answered with null
+    if ident is None:
+        ident = request_id(line)
+    if isinstance(ident, bool) or not isinstance(ident, int | str):
+        sys.stderr.write(f"summarizer mcp: dropped a message without a usable id ({message})\n")
+        return ""
+    params = {"code": code, "message": message, "null_id": null_id}
+    return json.dumps({"jsonrpc": "2.0", "id": ident, "method": _REJECTED, "params": params})
+
+
+async def _stdin_lines(limit: int = MAX_MESSAGE_BYTES) -> AsyncIterator[str]:
+    """The lines of stdin, each at most ``limit`` bytes; a longer one is skipped and answered."""
+    import anyio
+
+    buffer = sys.stdin.buffer
+    while raw := await anyio.to_thread.run_sync(buffer.readline, limit + 1):
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            head = raw[: 1 << 16].decode("utf-8", "replace")
+            rest = b""
+            while not rest.endswith(b"\n"):  # drain the oversized line without keeping it
+                if not (rest := await anyio.to_thread.run_sync(buffer.readline, 1 << 20)):
+                    break
+            ident = _id_or_none(head)
+            if ident is not None:
+                yield json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": ident,
+                        "method": _REJECTED,
+                        "params": {
+                            "code": -32600,
+                            "message": f"request larger than {limit} bytes; send less, or a path",
+                        },
+                    }
+                )
+            continue
+        line = raw.decode("utf-8", "replace")
+        if not line.strip():
+            continue
+        rejected = _rejection(line)
+        if rejected is None:
+            yield line
+        elif rejected:
+            yield rejected
+
+
+def _id_or_none(text: str) -> int | str | None:
+    from summarizer.core.jsonio import request_id
+
+    ident = request_id(text)
+    return None if isinstance(ident, bool) else ident
+
+
+async def _serve_stdio(server: MCPServer[Any]) -> None:
+    """``server.run()`` over stdio, with :func:`_stdin_lines` in front of the SDK's reader."""
+    import anyio
+    import mcp_types
+    from mcp.server.stdio import stdio_server
+    from mcp.shared._context_streams import create_context_streams
+    from mcp.shared.message import SessionMessage
+
+    # The SDK's own loop (MCPServer.run_stdio_async) with our stdin; the low-level server has no
+    # public accessor on MCPServer 2.x, hence the one private attribute read here.
+    lowlevel = server._lowlevel_server
+    from summarizer.core.jsonio import input_limit
+
+    configured = os.environ.get("SUMMARIZER_MCP_MAX_MESSAGE_BYTES", "")
+    limit = input_limit({"SUMMARIZER_MAX_INPUT_BYTES": configured}) if configured else MAX_MESSAGE_BYTES
+    stdin: Any = _stdin_lines(limit)
+    # any async iterator of lines serves as stdin; the SDK types an AsyncFile
+    async with stdio_server(stdin=stdin) as (read_stream, write_stream):
+        inbound_writer, inbound = create_context_streams[SessionMessage | Exception](0)
+
+        async def pump() -> None:
+            async with inbound_writer:
+                async for item in read_stream:
+                    request = item.message if isinstance(item, SessionMessage) else None
+                    if isinstance(request, mcp_types.JSONRPCRequest) and request.method == _REJECTED:
+                        params = request.params or {}
+                        error = mcp_types.ErrorData(
+                            code=int(params.get("code", -32600)),
+                            message=str(params.get("message", "invalid request")),
+                        )
+                        ident = None if params.get("null_id") else request.id
+                        reply = mcp_types.JSONRPCError(jsonrpc="2.0", id=ident, error=error)
+                        await write_stream.send(SessionMessage(reply))
+                    else:
+                        await inbound_writer.send(item)
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(pump)
+            await lowlevel.run(inbound, write_stream, lowlevel.create_initialization_options())
+            group.cancel_scope.cancel()
+
+
+def _entry(value: dict[str, Any] | str, source: str = "entry") -> Any:
+    from summarizer.phasegate.service import entry_from_mapping
+
+    return entry_from_mapping(json_object(value, source=source), source)
+
+
+def _entries(values: list[dict[str, Any]]) -> list[Any]:
+    if not values:
+        raise InputError("entries is empty; pass a list of subtask_summary objects")
+    return [_entry(v, f"entries[{i}]") for i, v in enumerate(values)]
+
+
+def _register_phase(server: MCPServer[Any]) -> None:
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def score(entry: dict[str, Any] | str) -> CallToolResult:
+        """Score one phase-gate subtask_summary: the five dimensions, matched keywords, score and band."""
+        from summarizer.phasegate.service import score_one
+
+        return _guard(lambda: _json(score_one(_entry(entry)).as_dict()))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def compress(entry: dict[str, Any] | str, to: str | None = None) -> CallToolResult:
+        """Scrub, score and render one subtask_summary for its band (``to``: the next agent, for masks)."""
+        from summarizer.phasegate.service import compress_one
+
+        return _guard(lambda: _json(compress_one(_entry(entry), to).as_dict()))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def stats(entries: list[dict[str, Any]], estimated_phases: int | None = None) -> CallToolResult:
+        """Counts per band, budget lines and redactions over a list of subtask_summary objects."""
+        from summarizer.phasegate.service import stats_over
+
+        return _guard(lambda: _json(stats_over(_entries(entries), estimated_phases).as_dict()))
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def batch(entries: list[dict[str, Any]], estimated_phases: int | None = None) -> CallToolResult:
+        """Score and budget a whole phase batch: per-entry bands, line costs and the phase plan."""
+        from summarizer.phasegate.service import batch_plan
+
+        return _guard(lambda: _json(batch_plan(_entries(entries), estimated_phases).as_dict()))
+
+
+def _register_output(server: MCPServer[Any], settings: Settings) -> None:
+    @server.tool()
+    def output_compress(
+        output: str,
+        target_tokens: int | None = None,
+        exit_code: int | None = None,
+        floor_tokens: int | None = None,
+        envelope: bool = False,
+    ) -> CallToolResult:
+        """Compress a build log, test trace or log dump; every error coordinate survives.
+
+        Returns what ``summarizer output`` prints: small outputs unchanged, large ones compressed,
+        the last line naming the restore id (``output_restore`` gives the full output back).
+        ``envelope: true`` returns the JSON envelope (tokens, coordinates, patterns) instead.
+        """
+
+        def work() -> str:
+            import io
+
+            from summarizer.output import OutputOptions
+            from summarizer.output import compress as compress_output
+
+            if not output.strip():
+                raise InputError("output is empty; pass the tool output to compress")
+            options = OutputOptions(
+                target_tokens=target_tokens,
+                exit_code=exit_code,
+                **({"floor_tokens": floor_tokens} if floor_tokens is not None else {}),
+            )
+            result = compress_output(
+                io.BytesIO(output.encode("utf-8")), app.build_originals(settings), options
+            )
+            from summarizer.mcp.reply import output_reply
+
+            return output_reply(result, envelope=envelope)
+
+        return _guard(work)
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def output_restore(restore_id: str, lines: str | None = None) -> CallToolResult:
+        """Give back a compressed output's original, whole or by 1-based line range (``lines``: "40:80")."""
+
+        def work() -> str:
+            from summarizer.output import parse_range
+
+            span = parse_range(lines) if lines else None
+            data = b"".join(app.build_originals(settings).iter_bytes(restore_id, span))
+            return data.decode("utf-8", "replace")
+
+        return _guard(work)
+
+
+def _register_envelope(server: MCPServer[Any]) -> None:
+    # Looked up by name so the server still starts (without this tool) where the module is absent.
+    if importlib.util.find_spec("summarizer.envelope.reduce") is None:
+        return
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def envelope_reduce(envelope: dict[str, Any] | str, cap: int | None = None) -> CallToolResult:
+        """Reduce an agentic-workspace/v1 tool-result envelope to at most ``cap`` bytes of JSON
+        (default 4096). Recovery handles (transactionId, jobId, tx_..., run_...) always survive, with
+        the workspace call that shows their state again.
+        """
+
+        def work() -> str:
+            value = json_object(envelope, source="envelope")
+            reduce_envelope = importlib.import_module("summarizer.envelope.reduce").reduce_envelope
+            reduced = reduce_envelope(value) if cap is None else reduce_envelope(value, cap=cap)
+            return _json(reduced.model_dump(mode="json"))
+
+        return _guard(work)
+
+
+def _register_session(server: MCPServer[Any], settings: Settings, memory: Memory, cwd: Path) -> None:
+    @server.tool()
+    async def session_compress(
+        transcript_path: str | None = None,
+        transcript: str | dict[str, Any] | list[Any] | None = None,
+        project: str | None = None,
+        force: bool = False,
+        date: str | None = None,
+    ) -> CallToolResult:
+        """Compress a session transcript (JSONL) into engram memory: decisions, discoveries, failures,
+        progress, files and open questions, merged into today's ``session/{project}/compressed/{date}``.
+
+        Pass ``transcript_path`` (a file) or ``transcript`` (the JSONL text); with neither, the newest
+        Claude Code session of this project is read. Call it at natural pauses: the trigger rules decide
+        whether a compression is due (``force`` is an explicit request, e.g. the user said "compress").
+        """
+        # The SDK parses a JSON-looking string argument: a one-line JSONL transcript arrives as an
+        # object and a JSON-array transcript as a list. Both are transcripts; write them back as text.
+        text = transcript if transcript is None or isinstance(transcript, str) else json.dumps(transcript)
+        try:
+            return _result(
+                await _compress(settings, memory, cwd, transcript_path, text, project, force, date)
+            )
+        except Exception as exc:  # the same one-line replies as every other tool
+            return _failure(exc)
+
+    @server.tool(annotations=ToolAnnotations(read_only_hint=True))
+    def session_recover(project: str | None = None) -> CallToolResult:
+        """The newest compressed session document of a project (by update time), to restore context."""
+        from summarizer.session.usecase import recover_project
+
+        return _guard(lambda: recover_project(memory.get(), project, str(cwd)).document)
+
+
+async def _compress(
+    settings: Settings,
+    memory: Memory,
+    cwd: Path,
+    path: str | None,
+    text: str | None,
+    project: str | None,
+    force: bool,
+    date: str | None,
+) -> str:
+    from summarizer.session.service import render_report
+    from summarizer.session.usecase import SessionRequest, locate_transcript, run_session
+
+    if path is not None and text is not None:
+        raise InputError("pass exactly one of transcript_path or transcript")
+    source = "" if text is not None else (path or locate_transcript(str(cwd)))
+    if text is None:
+        text = read_text(source, what="transcript")
+    request = SessionRequest(
+        text, source, str(cwd), project, force, app.check_date(date), settings.max_tokens
+    )
+    backend: MemoryBackend | None = None
+    error: str | None = None
+    try:
+        backend = memory.get()
+    except StorageError as exc:
+        error = str(exc)
+    report = await run_session(
+        request,
+        memory=backend,
+        memory_error=error,
+        marks=app.session_marks(settings),
+        summarizer=app.llm_service(settings),
+        lock=app.session_lock(settings),
+    )
+    return render_report(report)
