@@ -24,7 +24,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from summarizer.bank.entry import BankEntry, block_digest, parse_header, parse_marked_block, visible_lines
+from summarizer.bank.entry import (
+    BankEntry,
+    Repair,
+    block_digest,
+    parse_header,
+    parse_marked_block,
+    visible_lines,
+)
 from summarizer.bank.handoff import (
     ReviewRow,
     UnfinishedRow,
@@ -101,6 +108,7 @@ class ActiveContext:
     reviews: list[ReviewRow] = field(default_factory=list)
     # prose around the Plans / Ledger tables (hand-written notes), kept verbatim
     prose: dict[str, tuple[list[str], list[str]]] = field(default_factory=dict)
+    lines: list[tuple[BankEntry, int]] = field(default_factory=list, repr=False, compare=False)
 
     def entries(self) -> list[BankEntry]:
         """All our entries, in file order."""
@@ -174,6 +182,7 @@ def _parse_completed(section: Section, ctx: ActiveContext, path: Path | str, kno
                         f"entry of phase {entry.phase!r} ({entry.feature}) sits under {current.heading!r}",
                     )
                 current.items.append(entry)
+                ctx.lines.append((entry, number))
                 index += len(block)
                 continue
         elif line.startswith("- ") and "<!-- bank:" in line:
@@ -186,12 +195,18 @@ def _parse_completed(section: Section, ctx: ActiveContext, path: Path | str, kno
 
 
 def parse_active_context(
-    text: str | None, *, path: Path | str, known: Candidates | None = None
+    text: str | None,
+    *,
+    path: Path | str,
+    known: Candidates | None = None,
+    repairs: list[Repair] | None = None,
 ) -> ActiveContext:
     """Parse the file (``None`` = absent: an empty context). Errors name the file and line.
 
     ``known`` holds the sidecar's records by (feature, date, phase, agent, subtask); without it
-    only entries written with markers by the previous version are recognised.
+    only entries written with markers by the previous version are recognised. With ``repairs``
+    (``gate --repair``), an entry whose key repeats an earlier one is removed and recorded there
+    instead of stopping the load.
     """
     ctx = ActiveContext()
     if text is None:
@@ -206,26 +221,44 @@ def parse_active_context(
             raise BankFormatError(path, section.start, f"a second '## {section.title}' section")
         seen.add(section.title)
         ctx.order.append(section.title)
-        if section.title == COMPLETED:
-            _parse_completed(section, ctx, path, known)
-        elif section.title == PLANS:
-            ctx.plans = [PlanRow(*cells) for _, cells in table_rows(section, PLAN_COLUMNS, path=path)]
-            ctx.prose[PLANS] = around_table(section)
-        elif section.title == LEDGER:
-            ctx.ledger = parse_ledger(section, path=path)
-            ctx.prose[LEDGER] = around_table(section)
-        elif section.title == UNFINISHED:
-            ctx.unfinished = parse_unfinished(section, path=path)
-        elif section.title == REVIEWS:
-            ctx.reviews = parse_reviews(section, path=path)
-        else:
-            ctx.raw[section.title] = list(section.lines)
-    keys: dict[tuple[str, str, str, str], str] = {}
-    for entry in ctx.entries():
-        if entry.key in keys:
-            raise BankFormatError(path, None, f"entry key {entry.key!r} appears twice; delete one of them")
-        keys[entry.key] = entry.digest
+        _parse_section(section, ctx, path, known)
+    _check_keys(ctx, path, repairs)
     return ctx
+
+
+def _parse_section(section: Section, ctx: ActiveContext, path: Path | str, known: Candidates) -> None:
+    assert section.title is not None
+    if section.title == COMPLETED:
+        _parse_completed(section, ctx, path, known)
+    elif section.title == PLANS:
+        ctx.plans = [PlanRow(*cells) for _, cells in table_rows(section, PLAN_COLUMNS, path=path)]
+        ctx.prose[PLANS] = around_table(section)
+    elif section.title == LEDGER:
+        ctx.ledger = parse_ledger(section, path=path)
+        ctx.prose[LEDGER] = around_table(section)
+    elif section.title == UNFINISHED:
+        ctx.unfinished = parse_unfinished(section, path=path)
+    elif section.title == REVIEWS:
+        ctx.reviews = parse_reviews(section, path=path)
+    else:
+        ctx.raw[section.title] = list(section.lines)
+
+
+def _check_keys(ctx: ActiveContext, path: Path | str, repairs: list[Repair] | None) -> None:
+    """An entry key stored twice stops the load (or, repairing, the later block is removed)."""
+    first: dict[tuple[str, str, str, str], int] = {}
+    for entry, number in ctx.lines:
+        if entry.key not in first:
+            first[entry.key] = number
+            continue
+        problem = f"entry key {entry.key!r} repeats line {first[entry.key]}"
+        if repairs is None:
+            raise BankFormatError(
+                path, number, f"{problem}; `summarizer gate --repair` removes the later one"
+            )
+        for group in ctx.groups:
+            group.items = [i for i in group.items if i is not entry]
+        repairs.append(Repair(f"{path}:{number}: removed an entry whose {problem}", entry=entry))
 
 
 def _trim_blank(lines: list[str]) -> list[str]:

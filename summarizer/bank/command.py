@@ -36,6 +36,7 @@ class GateCall:
     learnings: Path | None = None
     close_sprint: bool = False
     inject: str | None = None
+    repair: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,9 +48,15 @@ class GateOutput:
 
 
 def run_gate_call(call: GateCall, summarize: Summarize | None = None) -> GateOutput:
-    """Run the mode ``call`` asks for; exactly one of entries, ``close_sprint`` or ``inject``."""
-    if sum(bool(x) for x in (call.close_sprint, call.inject, call.entries_text is not None)) != 1:
-        raise InputError("give exactly one of ENTRIES.jsonl, --close-sprint or --inject PHASE")
+    """Run the mode ``call`` asks for; exactly one of entries, ``close_sprint``, ``inject`` or ``repair``."""
+    modes = (call.close_sprint, call.inject, call.entries_text is not None, call.repair)
+    if sum(bool(x) for x in modes) != 1:
+        raise InputError("give exactly one of ENTRIES.jsonl, --close-sprint, --inject PHASE or --repair")
+    if call.repair:
+        from summarizer.bank.repair import repair_bank
+
+        repaired = repair_bank(call.root, date=call.date)
+        return GateOutput("\n".join(repaired.lines()) + "\n", repaired.model_dump(mode="json"))
     if call.inject:
         block = injection_block(call.root, call.inject, feature=call.feature, learnings=call.learnings)
         return GateOutput(block)

@@ -37,9 +37,11 @@ from summarizer.core.vocabulary import BANDS, Band
 
 __all__ = [
     "MARKER_RE",
+    "WHO_RE",
     "Band",
     "BankEntry",
     "EntryKey",
+    "Repair",
     "block_digest",
     "content_hash",
     "format_cost",
@@ -57,7 +59,7 @@ _HEADER_RE = re.compile(
     r"^- \*\*(CRITICAL|HIGH|MEDIUM|LOW) \d+\.\d\d\*\* (\d{4}-\d{2}-\d{2}) · (.+?)(?: → [^·]+?)? · "
     r"(?:⚠️ )?[a-z_]+(?: · [A-Z][A-Z _]*)?(?: — .*)?$"
 )
-_WHO_RE = re.compile(r"^(.+?)(?: (#\d+)| \[([^\]]+)\])?$")
+WHO_RE = re.compile(r"^(.+?)(?: (#\d+)| \[([^\]]+)\])?$")
 
 
 def block_digest(lines: list[str] | tuple[str, ...]) -> str:
@@ -162,6 +164,15 @@ class BankEntry:
         return [head, *(f"  - {line}" for line in self.lines)]
 
 
+@dataclass(frozen=True, slots=True)
+class Repair:
+    """One change ``gate --repair`` made: what it says, and the entry or section lines it removed."""
+
+    message: str
+    entry: BankEntry | None = None
+    lines: tuple[str, ...] = ()
+
+
 _APPROVED = {"approved", "approve", "lgtm", "accepted", "pass", "passed"}
 _CHANGES = {
     "request_changes",
@@ -189,7 +200,7 @@ def parse_header(line: str) -> tuple[str, str, str] | None:
     match = _HEADER_RE.match(line)
     if match is None:
         return None
-    who = _WHO_RE.match(match.group(3))
+    who = WHO_RE.match(match.group(3))
     if who is None:  # pragma: no cover - the pattern matches any non-empty text
         return None
     subtask = who.group(2) or who.group(3) or FIRST

@@ -32,7 +32,7 @@ from summarizer.bank.active_context import ActiveContext, render_active_context
 from summarizer.bank.archive import append_entries, archive_file
 from summarizer.bank.engine import mask_fields, template_lines
 from summarizer.bank.entry import BankEntry
-from summarizer.bank.handoff import unfinished_rows
+from summarizer.bank.handoff import resolved_by_links, unfinished_rows
 from summarizer.bank.layout import BankState, load_state
 from summarizer.bank.phase_plan import PlanContext, apply_artifacts, apply_entries
 from summarizer.bank.prepare import prepare_entries
@@ -45,7 +45,16 @@ from summarizer.bank.xref import XrefIndex, render_next_ids, render_xref
 from summarizer.bank.zz import render_zz
 from summarizer.core.errors import InputError
 
-__all__ = ["GatePlan", "GateRequest", "Summarize", "next_state_file", "plan_gate", "run_gate", "write_plan"]
+__all__ = [
+    "GatePlan",
+    "GateRequest",
+    "Summarize",
+    "log_records",
+    "next_state_file",
+    "plan_gate",
+    "run_gate",
+    "write_plan",
+]
 
 
 @dataclass(slots=True)
@@ -57,7 +66,7 @@ class GatePlan:
     report: GateReport | None = None
 
 
-def _log_records(log: ProgressLog) -> list[LogRecord]:
+def log_records(log: ProgressLog) -> list[LogRecord]:
     return [LogRecord(s.heading, s.digest, s.shown()) for s in log.sections if s.digest]
 
 
@@ -70,7 +79,7 @@ def next_state_file(
     same bytes (see :mod:`summarizer.bank.state_file`); a gate that changes no record keeps it.
     """
     entries = state.active.entries()
-    log = _log_records(state.log)
+    log = log_records(state.log)
     now = {(e.feature, *e.key): e for e in entries}
     previous = old.previous
     if entries != loaded:
@@ -87,11 +96,13 @@ def next_state_file(
 def plan_gate(state: BankState, request: GateRequest) -> GatePlan:
     """Compute the whole gate on values; raises before anything is written."""
     paths = state.paths
-    loaded, loaded_log = state.active.entries(), _log_records(state.log)
+    loaded, loaded_log = state.active.entries(), log_records(state.log)
     batch = prepare_entries(request)
     plan_ctx = PlanContext(state=state, request=request)
     apply_entries(plan_ctx, batch)
     apply_artifacts(plan_ctx, batch)
+    links = [(link.type, link.links_to) for link in state.xref.links]
+    state.active.unfinished = resolved_by_links(state.active.unfinished, links, state.active.entries())
     archive_path = archive_file(paths.root, request.date, "compressed-entries")
     trimmed = trim(state.active, paths.rel(archive_path))
     if trimmed.flag:

@@ -14,17 +14,23 @@ hand-off:
 
 A batch is the full list of its agents' work for a (date, phase): an agent's unfinished rows and
 verdicts for that (date, phase) are replaced by what the batch says, so work finished later
-leaves the list. Rows of agents not in the batch stay.
+leaves the list. Rows of agents not in the batch stay, except ``blocked`` work that a later phase
+completed: the bank's own ``unblocked`` Decision Link (an entry with ``blockers`` that is now
+complete) is the evidence, and the agent's earlier ``blocked`` rows of that feature leave the list.
+
+A row shows the entry's own word: its status, or, when a review verdict is what kept a review
+entry out (``NEEDS_REVISION``), that verdict; never the ``complete`` a missing status defaults to.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 from summarizer.bank.artifacts import ArtifactAction, classify
-from summarizer.bank.entry import BankEntry, normalise_verdict
+from summarizer.bank.entry import WHO_RE, BankEntry, normalise_verdict
 from summarizer.bank.markdown import Section, render_table, table_rows
 from summarizer.bank.prepare import Prepared, Unfinished
 from summarizer.phasegate.facts import shorten
@@ -40,6 +46,8 @@ __all__ = [
     "record_batch",
     "render_reviews",
     "render_unfinished",
+    "resolved_by_links",
+    "review_details",
     "unfinished_rows",
 ]
 
@@ -111,6 +119,45 @@ def render_reviews(rows: list[ReviewRow]) -> list[str]:
     return render_table(REVIEW_COLUMNS, [r.cells() for r in rows]) if rows else [NONE_LINE]
 
 
+_LINK_RE = re.compile(r"^02-progress-log\.md \((\d{4}-\d{2}-\d{2}) — (\S+): (.+)\)$")
+
+
+def resolved_by_links(
+    rows: Iterable[UnfinishedRow], links: Iterable[tuple[str, str]], entries: Iterable[BankEntry]
+) -> list[UnfinishedRow]:
+    """``rows`` without the ``blocked`` work an ``unblocked`` link shows completed in a later phase.
+
+    ``links`` are the index's Decision Links as (type, links-to); the completing entry (found in
+    ``entries`` by the section the link points to) gives the feature.
+    """
+    features = {(e.date, e.phase, e.who): e.feature for e in entries}
+    done: list[tuple[str, str, str, str]] = []  # (feature, agent, date, phase)
+    for kind, target in links:
+        match = _LINK_RE.match(target) if kind == "unblocked" else None
+        who = WHO_RE.match(match.group(3)) if match else None
+        if match is None or who is None:
+            continue
+        date, phase = match.group(1), match.group(2)
+        feature = features.get((date, phase, match.group(3)))
+        if feature is not None:
+            done.append((feature, who.group(1), date, phase))
+
+    def resolved(row: UnfinishedRow) -> bool:
+        return row.status == "blocked" and any(
+            (row.feature, _base(row.agent)) == (feature, agent) and row.phase != phase and row.date <= date
+            for feature, agent, date, phase in done
+        )
+
+    return [row for row in rows if not resolved(row)]
+
+
+def review_details(critical_issues: int | None, coverage: str | None) -> str:
+    """`` (critical issues: 2, coverage: 81%)`` as a review's subject carries it; empty when neither."""
+    parts = [f"critical issues: {critical_issues}"] if critical_issues is not None else []
+    parts += [f"coverage: {coverage}"] if coverage else []
+    return f" ({', '.join(parts)})" if parts else ""
+
+
 def _from_artifact(row: ReviewRow) -> bool:
     return classify(row.subject.split(" ")[0]).kind == "REVIEW"
 
@@ -145,7 +192,8 @@ def record_batch(
     for p in reviews:
         who = p.agent + (f" [{p.explicit}]" if p.explicit else "")
         verdict = normalise_verdict(p.clean.verdict or "")
-        kept.append(ReviewRow(feature, p.phase, p.date, who, verdict, shorten(p.title, 80)))
+        subject = shorten(p.title, 80) + review_details(p.clean.critical_issues, p.clean.coverage)
+        kept.append(ReviewRow(feature, p.phase, p.date, who, verdict, subject))
     return rows, sorted(kept, key=ReviewRow.cells)
 
 

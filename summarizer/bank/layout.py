@@ -20,6 +20,7 @@ from pathlib import Path
 
 from summarizer.bank.active_context import ActiveContext, parse_active_context
 from summarizer.bank.artifacts import Artifact, classify
+from summarizer.bank.entry import Repair
 from summarizer.bank.markdown import BankFormatError, read_bank_text
 from summarizer.bank.progress_log import ProgressLog, parse_progress_log
 from summarizer.bank.state_file import StateFile, parse_state_file
@@ -112,8 +113,12 @@ def _artifacts(paths: BankPaths) -> list[tuple[Artifact, str]]:
     return found
 
 
-def load_state(root: Path) -> BankState:
-    """Read and parse the whole bank at ``root`` (missing files are empty state)."""
+def load_state(root: Path, *, repairs: list[Repair] | None = None) -> BankState:
+    """Read and parse the whole bank at ``root`` (missing files are empty state).
+
+    ``repairs`` (``gate --repair``): what a past bug could leave repeated is removed and recorded
+    there instead of stopping the load.
+    """
     paths = BankPaths(root)
     if root.exists() and not root.is_dir():
         raise BankFormatError(root, None, "the bank path is a file, not a directory")
@@ -122,8 +127,12 @@ def load_state(root: Path) -> BankState:
     sidecar = parse_state_file(texts[paths.state], path=paths.state)
     return BankState(
         paths=paths,
-        active=parse_active_context(texts[paths.active], path=paths.active, known=sidecar.entry_candidates()),
-        log=parse_progress_log(texts[paths.progress], path=paths.progress, known=sidecar.log_candidates()),
+        active=parse_active_context(
+            texts[paths.active], path=paths.active, known=sidecar.entry_candidates(), repairs=repairs
+        ),
+        log=parse_progress_log(
+            texts[paths.progress], path=paths.progress, known=sidecar.log_candidates(), repairs=repairs
+        ),
         xref=parse_xref(texts[paths.xref], texts[paths.next_ids], path=paths.xref, ids_path=paths.next_ids),
         artifacts=_artifacts(paths),
         texts=texts,

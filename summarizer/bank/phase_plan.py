@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from summarizer.bank.active_context import PlanRow
 from summarizer.bank.artifacts import decide
 from summarizer.bank.engine import allocate, render_bank_lines
-from summarizer.bank.entry import BankEntry, EntryKey
+from summarizer.bank.entry import BankEntry, EntryKey, normalise_verdict
 from summarizer.bank.handoff import record_artifact_review, record_batch
 from summarizer.bank.layout import BankState
 from summarizer.bank.ledger import LedgerRow, open_phase, per_phase_budget, resolve_plan
@@ -282,14 +282,28 @@ def _store_row(rows: list[LedgerRow], row: LedgerRow) -> None:
     rows.append(row)
 
 
-def _targets(ctx: PlanContext, phase: str, agent: str | None, default: str) -> list[LogSection]:
-    """The progress-log sections an artifact's line goes to: each agent's first subtask of the phase."""
+def _targets(
+    ctx: PlanContext, phase: str, agent: str | None, default: str, review: tuple[str, str, list[Prepared]]
+) -> list[LogSection]:
+    """The progress-log sections an artifact's line goes to: each agent's first subtask of the phase.
+
+    ``review`` is (artifact name, its verdict, the batch's review entries). A review line never sits
+    under an entry whose own verdict says otherwise: such a section is passed over, and when the
+    reviewer's own section would be one, the line gets a section named after the artifact.
+    """
     log, date = ctx.state.log, ctx.request.date
+    name, verdict, reviews = review
+
+    def contradicts(p: Prepared) -> bool:
+        return bool(verdict and p.clean.verdict and normalise_verdict(p.clean.verdict) != verdict)
+
     firsts: dict[str, str] = {}
     for p in ctx.keyed:
-        if p.phase == phase and (agent is None or p.agent == agent):
+        if p.phase == phase and (agent is None or p.agent == agent) and not contradicts(p):
             firsts.setdefault(p.agent, section_heading(p.date, p.phase, p.agent, p.subtask))
-    headings = list(firsts.values()) or [section_heading(date, phase, agent or default)]
+    who = agent or default
+    own = any(p.phase == phase and p.agent == who and contradicts(p) for p in [*ctx.keyed, *reviews])
+    headings = list(firsts.values()) or [section_heading(date, phase, who, name if own else "#1")]
     sections = []
     for heading in headings:
         section = log.find(heading)
@@ -315,7 +329,9 @@ def apply_artifacts(ctx: PlanContext, batch: Batch) -> None:
             default = {"REVIEW": "themis", "DISC": "user"}.get(artifact.kind, "unknown")
             line, found = scrub(action.log_line)
             ctx.redactions += len(found)
-            for section in _targets(ctx, phase, artifact.agent, default):
+            verdict = normalise_verdict(action.verdict) if action.verdict else ""
+            review = (artifact.name, verdict, batch[3])
+            for section in _targets(ctx, phase, artifact.agent, default, review):
                 section.add_extra(line)
         if action.verdict:
             record_artifact_review(

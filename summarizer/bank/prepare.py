@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from summarizer.bank.entry import EntryKey, content_hash
+from summarizer.bank.entry import EntryKey, content_hash, normalise_verdict
 from summarizer.bank.request import GateRequest
 from summarizer.core.errors import InputError
 from summarizer.core.scrub import scrub
@@ -73,6 +73,17 @@ def _reason(clean: SubtaskSummary) -> str:
     return shorten(why or first_sentence(clean.summary), 100)
 
 
+def _shown_status(clean: SubtaskSummary) -> str:
+    """The entry's own word: its status, or the verdict that kept a review entry out.
+
+    A review entry rarely states a status; the ``complete`` that pydantic fills in would then
+    contradict the ``NEEDS_REVISION`` verdict that stopped it.
+    """
+    if clean.verdict and (clean.status == "complete" or "status" not in clean.model_fields_set):
+        return normalise_verdict(clean.verdict)
+    return clean.status
+
+
 def prepare_entries(
     request: GateRequest,
 ) -> tuple[list[Prepared], list[str], list[Unfinished], list[Prepared]]:
@@ -89,10 +100,10 @@ def prepare_entries(
     reviews: list[Prepared] = []
     for number, entry in enumerate(request.entries, start=1):
         phase = entry.phase or request.phase
-        if not _PHASE_RE.match(phase):
+        if not _PHASE_RE.fullmatch(phase):
             raise InputError(f"entry {number}: phase {phase!r} must be letters, digits, '.' or '_' (like 2a)")
         explicit = entry.subtask
-        if explicit is not None and not _ID_RE.match(explicit):
+        if explicit is not None and not _ID_RE.fullmatch(explicit):
             raise InputError(
                 f"entry {number}: id/subtask {explicit!r} must be up to 64 letters, digits, '.', '_', "
                 "':', '/', '-' or spaces, starting with a letter or digit"
@@ -119,7 +130,7 @@ def prepare_entries(
             reviews.append(prepared)
         if not score.compress:
             who = clean.agent + (f" [{explicit}]" if explicit else "")
-            unfinished.append(Unfinished(phase, date, who, clean.status, _reason(clean)))
+            unfinished.append(Unfinished(phase, date, who, _shown_status(clean), _reason(clean)))
             continue
         out.append(prepared)
     return out, flags, unfinished, reviews

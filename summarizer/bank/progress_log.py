@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from summarizer.bank.entry import block_digest, subtask_label
+from summarizer.bank.entry import Repair, block_digest, subtask_label
 from summarizer.bank.markdown import BankFormatError
 
 __all__ = ["LogSection", "ProgressLog", "parse_progress_log", "render_progress_log", "section_heading"]
@@ -137,8 +137,12 @@ def _adopt(section: LogSection, known: Known) -> None:
     section.digest = next((d for d, body in candidates if body == shown), candidates[0][0])
 
 
-def parse_progress_log(text: str | None, *, path: Path | str, known: Known | None = None) -> ProgressLog:
+def parse_progress_log(
+    text: str | None, *, path: Path | str, known: Known | None = None, repairs: list[Repair] | None = None
+) -> ProgressLog:
     """Parse the log (``None`` = absent). A repeated keyed heading is an error naming its line.
+
+    With ``repairs`` (``gate --repair``) the later section is removed and recorded there instead.
 
     ``known`` maps our headings to their sidecar records (current first); a section with a
     ``<!-- bank:h=... -->`` marker line (previous version) takes its digest from the marker.
@@ -150,11 +154,20 @@ def parse_progress_log(text: str | None, *, path: Path | str, known: Known | Non
     log.preamble = []
     current: LogSection | None = None
     seen: dict[str, int] = {}
+    removed: list[tuple[int, LogSection]] = []
     for number, line in enumerate(lines, start=1):
         if line.startswith("### "):
             heading = line.rstrip()
             if _HEADING_RE.match(heading) and heading in seen:
-                raise BankFormatError(path, number, f"heading {heading!r} repeats line {seen[heading]}")
+                problem = f"heading {heading!r} repeats line {seen[heading]}"
+                if repairs is None:
+                    raise BankFormatError(
+                        path, number, f"{problem}; `summarizer gate --repair` removes the later section"
+                    )
+                current = LogSection(heading)  # collected, not kept
+                repairs.append(Repair(f"{path}:{number}: removed a section whose {problem}", lines=()))
+                removed.append((len(repairs) - 1, current))
+                continue
             seen[heading] = number
             current = LogSection(heading)
             log.sections.append(current)
@@ -171,6 +184,9 @@ def parse_progress_log(text: str | None, *, path: Path | str, known: Known | Non
             current.extras.append(line)
         else:
             current.body.append(line)
+    for at, section in removed:
+        assert repairs is not None
+        repairs[at] = replace(repairs[at], lines=tuple(section.render()))
     for section in log.sections:
         _adopt(section, known or {})
     return log

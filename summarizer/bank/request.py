@@ -6,6 +6,7 @@ gate's flow (``gate`` imports them; nothing imports ``gate`` back).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,12 +15,28 @@ from summarizer.core.errors import InputError
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.scoring import Band
 
-__all__ = ["DEFAULT_ESTIMATED_PHASES", "GateRequest", "Summarize"]
+__all__ = ["DEFAULT_ESTIMATED_PHASES", "GateRequest", "Summarize", "check_agent"]
 
 DEFAULT_ESTIMATED_PHASES = 8  # SPEC.md "Budget": used when a feature has no recorded plan
 
 Summarize = Callable[[Sequence[tuple[SubtaskSummary, Band, tuple[str, ...]]]], list[tuple[str, ...]]]
 """``[(scrubbed entry, band, template lines)] -> [lines]``: the semantic-summary seam (an LLM)."""
+
+# An agent name is a heading's last word group: '#', '[', '→', '·', '|' and line breaks would let
+# two different agents (or an agent and a subtask label) render the same heading.
+_AGENT_RE = re.compile(r"[^\W_][\w.-]*(?: [\w.-]+)*")
+_AGENT_MAX = 64
+
+
+def check_agent(name: str, *, number: int, field: str) -> None:
+    """Raise a one-line :class:`InputError` unless ``name`` can key a bank heading."""
+    if len(name) <= _AGENT_MAX and _AGENT_RE.fullmatch(name):
+        return
+    hint = "; give the subtask as its own 'id' field" if "#" in name or "[" in name else ""
+    raise InputError(
+        f"entry {number}: {field} {name!r} must be up to {_AGENT_MAX} letters, digits, '.', '_', '-' "
+        f"or single spaces, on one line{hint}"
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,3 +62,7 @@ class GateRequest:
             raise InputError(f"--estimated-phases must be at least 1, not {self.estimated_phases!r}")
         if not self.feature.strip() or "\n" in self.feature or "<!--" in self.feature or "|" in self.feature:
             raise InputError(f"--feature {self.feature!r} must be a one-line name, like auth-jwt")
+        for number, entry in enumerate(self.entries, start=1):
+            check_agent(entry.agent, number=number, field="from_agent")
+            for target in entry.to_agent:
+                check_agent(target, number=number, field="to_agent")

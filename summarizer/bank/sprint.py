@@ -29,6 +29,7 @@ from pathlib import Path
 from summarizer.bank import atomic
 from summarizer.bank.archive import append_block, archive_file
 from summarizer.bank.artifacts import classify
+from summarizer.bank.handoff import resolved_by_links
 from summarizer.bank.layout import BankPaths, load_state
 from summarizer.bank.markdown import read_bank_text
 from summarizer.bank.report import CloseReport, GateReport
@@ -99,7 +100,11 @@ def close_sprint(root: Path, *, date: str, learnings: Path | None = None) -> Clo
         ]
         unresolved += [
             f"{row.status} entry {row.date} — {row.phase}: {row.agent} ({row.reason})"
-            for row in state.active.unfinished
+            for row in resolved_by_links(
+                state.active.unfinished,
+                [(link.type, link.links_to) for link in state.xref.links],
+                state.active.entries(),
+            )
         ]
         atomic.check_writable([path for path, _ in writes])
         for path, text in writes:

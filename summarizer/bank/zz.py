@@ -10,7 +10,8 @@ keeps the summary cut to 60 characters, date, agent and status).
 Two sections come first, right under the From/To lines, and are never masked or compressed: the
 feature's ``Unfinished`` work (every entry that is not complete, with agent and reason) and the
 phase's ``Review Verdicts`` (APPROVED / REQUEST CHANGES with the reviewer). An entry that carries a
-verdict also shows it in its own status.
+verdict also shows it in its own status; a review's one-line row shows its subject and the
+``critical issues`` / ``coverage`` its mask keeps (``themis -> *`` keeps both).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import re
 from collections.abc import Callable, Iterable
 
 from summarizer.bank.entry import BankEntry, format_cost, normalise_verdict
-from summarizer.bank.handoff import ReviewRow, UnfinishedRow
+from summarizer.bank.handoff import ReviewRow, UnfinishedRow, review_details
 from summarizer.bank.ledger import LedgerRow
 from summarizer.bank.markdown import render_table
 from summarizer.bank.xref import EntityRow
@@ -67,7 +68,7 @@ def _details(entry: BankEntry, kept: frozenset[str]) -> list[str]:
         ("tests", "Tests", entry.tests),
         ("status", "Status", entry.status),
         ("coverage", "Coverage", entry.coverage),
-        ("verdict", "Verdict", entry.verdict),
+        ("verdict", "Verdict", normalise_verdict(entry.verdict) if entry.verdict else None),
     ):
         if name in kept and value:
             details.append(f"**{label}:** {value}")
@@ -94,6 +95,12 @@ def _standard_row(entry: BankEntry, kept: frozenset[str]) -> list[str]:
     summary = entry.lines[0] if entry.lines else ""
     if "summary_semantic" not in kept and "summary" not in kept:
         summary = _cut(summary, 60) if "summary_60" in kept else ""
+    if entry.verdict:  # a review: its subject stands in for a masked summary, its findings follow
+        summary = summary or entry.title
+        summary += review_details(
+            entry.critical_issues if "critical_issues" in kept else None,
+            entry.coverage if "coverage" in kept else None,
+        )
     flag = " ⚠️" if entry.status == "partial" else ""
     status = (entry.status + flag) if "status" in kept else ""
     if entry.verdict:  # a review's verdict is never masked away

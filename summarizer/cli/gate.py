@@ -4,6 +4,7 @@
                     [--final] [--json] ENTRIES.jsonl
     summarizer gate --close-sprint [--bank DIR] [--date YYYY-MM-DD] [--json]
     summarizer gate --inject PHASE [--feature NAME] [--bank DIR]
+    summarizer gate --repair [--bank DIR] [--json]
 
 Entries without a ``date`` take ``--date``, else today's local date (:mod:`summarizer.core.dates`).
 Exit codes: 0 ok (flags are printed but do not fail), 1 escalation or bank failure (nothing
@@ -81,6 +82,11 @@ def _entry_lines(settings: Settings) -> Summarize | None:
 @click.option(
     "--inject", "inject", metavar="PHASE", help="Print the injection block for the phase after PHASE."
 )
+@click.option(
+    "--repair",
+    is_flag=True,
+    help="Remove the later copy of entries or log sections written twice by an earlier version.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as a JSON object.")
 @handle_errors
 def gate(
@@ -94,6 +100,7 @@ def gate(
     learnings: Path | None,
     close_sprint: bool,
     inject: str | None,
+    repair: bool,
     as_json: bool,
 ) -> None:
     """Promote a phase batch (ENTRIES.jsonl, or - for stdin) into the memory bank."""
@@ -113,6 +120,7 @@ def gate(
         learnings=learnings,
         close_sprint=close_sprint,
         inject=inject,
+        repair=repair,
     )
     out = run_gate_call(call, _entry_lines(settings) if entries else None)
     if as_json and out.data is not None:
