@@ -9,7 +9,7 @@ command sees the same machine load), the installed console script:
 next to the bare commands (``true``, ``echo hi``) and ``python -c pass``. Reported per command:
 median wall time over the rounds, the median of the per-round ratio to ``python -c pass``, the
 added time over the bare command, and the peak resident memory of the process (``wait4``'s
-``ru_maxrss``, per child). Goal (issue 12): ``run`` on a small output and ``hook claude`` within
+``ru_maxrss``, per child). Goal: ``run`` on a small output and ``hook claude`` within
 3x ``python -c pass``, peak memory under 40 MB.
 
     .venv/bin/python evals/bench_run.py               # 21 rounds

@@ -12,7 +12,7 @@ How it answers (deterministic, from the prompt alone, never inventing anything):
   a trade-off marker. When the prompt asks to "name every endpoint" / "every status code" /
   "every table and column", line 1 appends those, copied from the summary. So a prompt version
   that asks for more contract details really does get them, and the eval can show it.
-* session prompts ("## Session Compression"): the seed's sections, filled with the transcript's
+* session prompts ("## Session Compression"): the session document's sections, filled with the transcript's
   own sentences that carry decision / failure / discovery / question markers, and the edited files.
 
 Usage::
@@ -84,7 +84,7 @@ def phase_gate_answer(prompt: str) -> str:
 
 
 def session_answer(prompt: str) -> str:
-    """A session document in the seed's format, built from the transcript's own sentences."""
+    """A session document in the standard format, built from the transcript's own sentences."""
     date = m.group(1) if (m := re.search(r"## Session Compression — (\S+)", prompt)) else "today"
     # The transcript is the fenced block (<<<UNTRUSTED_DATA ...>>> ... <<<END_UNTRUSTED_DATA ...>>>);
     # the prompt's own skeleton around it is not session content.
@@ -100,7 +100,7 @@ def session_answer(prompt: str) -> str:
         r"^\[tool call\] (?:Edit|MultiEdit|Write|apply_patch|edit|write)\s+(\S+)", body, flags=re.MULTILINE
     )
     files = list(dict.fromkeys(f for f in edited if _PATH.fullmatch(f)))
-    sections = {  # the seed's order
+    sections = {  # the document's order
         "Decisions": [s for s in sentences if _DECISION.search(s)],
         "Discoveries": [s for s in sentences if _DISCOVERY.search(s)],
         "Files Modified": [f"`{f}` — changed in this session" for f in files[:12]],

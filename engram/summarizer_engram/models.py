@@ -2,7 +2,7 @@
 
 ``model_dump(mode="json", exclude_none=True)`` reproduces engram's wire format: Go's ``omitempty``
 pointers (``tool_name``, ``project``, ``topic_key``, ``ended_at``, ...) are ``None`` here and omitted
-there. One deliberate difference, from the SPEC's rulings: collections are ``[]``, never ``null``
+there. One deliberate difference, ours (docs/engram.md): collections are ``[]``, never ``null``
 (engram's baseline encoded empty slices as ``null``; its later versions switched to ``[]`` too).
 
 ``SaveResult`` is ours: engram returns only the id of a save, so a caller cannot tell an insert from a

@@ -1,7 +1,7 @@
 """Pure normalisers shared by the store, the tools and the client: engram's rules, in Python.
 
 Every function here is a value-in/value-out rule taken from engram's store (baseline v1.7, with the
-later fixes the SPEC adopts). Byte limits are *bytes* as in engram (Go slices byte strings), but our
+later fixes we adopt, docs/engram.md). Byte limits are *bytes* as in engram (Go slices byte strings), but our
 cuts never split a UTF-8 sequence: engram could store half a rune, we never do.
 
 Invariants:
@@ -36,8 +36,9 @@ __all__ = [
     "truncate_content",
 ]
 
-# engram v1.7 used 2,000 bytes and silently cut specs in half (engram issue #41); v1.8.1 raised it to
-# 50,000. We take the later limit: a day's compressed session document must fit whole.
+# engram v1.7 used 2,000 bytes and silently cut specs in half; v1.8.1 raised it to 50,000
+# (https://github.com/Gentleman-Programming/engram/issues/41).
+# We take the later limit: a day's compressed session document must fit whole.
 MAX_OBSERVATION_BYTES = 50_000
 TRUNCATION_MARKER = "... [truncated]"
 TOPIC_KEY_MAX_BYTES = 120
@@ -65,7 +66,7 @@ def truncate_content(text: str, limit: int = MAX_OBSERVATION_BYTES) -> tuple[str
     """Cap ``text`` at ``limit`` UTF-8 bytes plus engram's marker; report whether it was cut.
 
     engram appends ``"... [truncated]"`` after the cut and says nothing; we return the flag so the
-    caller can tell the user (engram issue #41 was exactly that silent loss).
+    caller can tell the user (that silent loss was https://github.com/Gentleman-Programming/engram/issues/41).
     """
     if len(text.encode("utf-8")) <= limit:
         return text, False
@@ -124,7 +125,8 @@ def sanitize_fts(query: str) -> str:
     """Turn free text into a safe FTS5 expression: each term quoted, terms OR-joined.
 
     Surrounding quotes are stripped from each term (so ``"fix" auth`` does not double-quote) and interior
-    quotes are doubled, FTS5's escape (engram issue #574: ``hello"world`` used to be a syntax error).
+    quotes are doubled, FTS5's escape (``hello"world`` used to be a syntax error:
+    https://github.com/Gentleman-Programming/engram/issues/574).
     """
     terms = []
     for word in query.split():

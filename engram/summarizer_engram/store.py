@@ -2,13 +2,13 @@
 
 ``Store(db_path)`` opens (creating or migrating) an engram database and offers the operations of
 engram's ``internal/store`` with the same rules, so the real ``engram`` binary and this store can share
-one file. Decisions that differ from engram v1.7, all taken from later engram releases or the SPEC:
+one file. Decisions that differ from engram v1.7, all taken from later engram releases or docs/engram.md:
 
 * content is capped at 50,000 bytes (not 2,000), cut on a UTF-8 boundary, and the cut is reported;
-* search OR-joins the quoted terms and weighs title matches 5x content (engram PR #526);
+* search OR-joins the quoted terms and weighs title matches 5x content (https://github.com/Gentleman-Programming/engram/pull/526);
 * ``save`` reports whether it inserted, upserted a topic or counted a duplicate;
 * a missing observation is :class:`NotFound` for get, update and delete alike;
-* re-importing an export adds nothing (engram issue #531).
+* re-importing an export adds nothing (https://github.com/Gentleman-Programming/engram/issues/531).
 
 All writes are single transactions retried on lock contention (see ``_db``); timestamps are written by
 SQLite's ``datetime('now')``, UTC ``YYYY-MM-DD HH:MM:SS``, as engram writes them.

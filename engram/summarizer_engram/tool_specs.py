@@ -1,6 +1,6 @@
 """How engram presents its memory tools to an agent: descriptions, input schemas, annotations, profiles.
 
-The MCP server registers each :data:`TOOL_SPECS` entry with its handler from ``tools.HANDLERS``. The
+The MCP server registers each :data:`TOOLS` entry with its handler from ``tools.HANDLERS``. The
 input schema is engram's (names, types, required), and so are the annotations: read-only tools are
 marked so, ``mem_delete`` is the only destructive one, and all but the four core tools are
 ``defer_loading`` candidates for clients with tool search. ``resolve_tools`` reproduces engram's
@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["INSTRUCTIONS", "PROFILES", "TOOL_SPECS", "ToolSpec", "resolve_tools"]
+__all__ = ["INSTRUCTIONS", "PROFILES", "TOOLS", "ToolSpec", "resolve_tools"]
 
 INSTRUCTIONS = (
     "Engram provides persistent memory that survives across sessions and context compactions. Search these "
@@ -67,7 +67,7 @@ _S: ParamType = "string"
 _N: ParamType = "number"
 _B: ParamType = "boolean"
 
-_SPECS = (
+_ALL = (
     ToolSpec(
         name="mem_save",
         title="Save Memory",
@@ -266,10 +266,10 @@ _SPECS = (
     ),
 )
 
-TOOL_SPECS: dict[str, ToolSpec] = {spec.name: spec for spec in _SPECS}
+TOOLS: dict[str, ToolSpec] = {spec.name: spec for spec in _ALL}
 PROFILES: dict[str, tuple[str, ...]] = {
-    "agent": tuple(s.name for s in _SPECS if s.profile == "agent"),
-    "admin": tuple(s.name for s in _SPECS if s.profile == "admin"),
+    "agent": tuple(s.name for s in _ALL if s.profile == "agent"),
+    "admin": tuple(s.name for s in _ALL if s.profile == "admin"),
 }
 
 
@@ -277,7 +277,7 @@ def resolve_tools(selection: str) -> set[str]:
     """Tool names for engram's ``--tools`` value: ``""``/``all`` → all; profiles expand; names kept."""
     tokens = [t.strip() for t in selection.split(",") if t.strip()]
     if not tokens or "all" in tokens:
-        return set(TOOL_SPECS)
+        return set(TOOLS)
     chosen: set[str] = set()
     for token in tokens:
         chosen.update(PROFILES.get(token, (token,)))

@@ -1,8 +1,9 @@
 """Export and import in engram's ``ExportData`` format, with re-import that adds nothing.
 
 engram's baseline import inserted every observation again with a new id, so importing the same export
-twice doubled the memory (engram issue #531; later fixed with a ``sync_id``). The baseline schema has
-no such id, so rows are recognised by their natural key instead:
+twice doubled the memory (later fixed with a ``sync_id``:
+https://github.com/Gentleman-Programming/engram/issues/531).
+The baseline schema has no such id, so rows are recognised by their natural key instead:
 
 * sessions by id (``INSERT OR IGNORE``, as engram);
 * observations by (session, type, title, content, project, scope, created_at): two genuinely different

@@ -1,6 +1,6 @@
 """``summarizer run``: run a command the way an agent's shell would, and hand back what it printed.
 
-The unit an agent calls (SPEC, agent integration): one merged stream, the command's own exit
+The unit an agent calls (docs/agents.md): one merged stream, the command's own exit
 status, the original kept for ``restore``, small outputs streamed as they come.
 
 * **One stream, in write order.** The child's stdout and stderr are the *same* pipe, so the

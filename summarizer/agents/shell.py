@@ -13,7 +13,7 @@ from __future__ import annotations
 __all__ = ["CommandLine", "read_command"]
 
 _OPERATOR_CHARS = "|&;\n"
-_SPECIAL = "<>()"
+_GROUPING = "<>()"
 
 
 class CommandLine:
@@ -146,7 +146,7 @@ def read_command(command: str) -> CommandLine:
             line.substitution = True
             line.simple = False
             end_segment()
-        elif ch in _SPECIAL:  # ( or ): a subshell's bounds
+        elif ch in _GROUPING:  # ( or ): a subshell's bounds
             line.simple = False
             end_segment()
         else:
@@ -181,7 +181,7 @@ def _skip_redirection(command: str, i: int) -> int:
             quote = "" if ch == quote else quote
         elif ch in "'\"":
             quote = ch
-        elif ch in " \t" or ch in _OPERATOR_CHARS or ch in _SPECIAL:
+        elif ch in " \t" or ch in _OPERATOR_CHARS or ch in _GROUPING:
             break
         j += 1
     return j

@@ -12,11 +12,12 @@ Public entry points: :func:`run_gate` (one batch into the bank), :func:`close_sp
 * rules: ``artifacts`` (``.tmp/``), ``xref_rules``, ``trim`` (C7), ``subtasks`` (which row an entry
   is), ``engine`` (the phase engine's scoring, templates and masks adapted to the bank);
 * flow: ``request`` (what a gate is asked), ``prepare`` (preflight, scrub, score, hash),
-  ``phase_plan`` + ``gate`` (pure planning, then ordered atomic writes), ``report``, ``sprint`` (C5,
-  the wisdom bridge and its pasteable ``--inject`` hints), ``llm_lines`` (the optional LLM seam).
+  ``phase_plan`` + ``gate`` (pure planning, then ordered atomic writes; the optional model arrives
+  as ``request.Summarize``), ``report``, ``sprint`` (C5, the wisdom bridge and its pasteable
+  ``--inject`` hints), ``command`` (the use case the edges call: gate, close or inject).
 
 Imports run one way (a test checks there is no circle): ``request`` and ``prepare`` at the bottom,
-then the file modules, ``phase_plan``, ``gate``, and ``sprint``/``llm_lines`` on top.
+then the file modules, ``phase_plan``, ``gate``, ``sprint`` and ``command`` on top.
 """
 
 from __future__ import annotations

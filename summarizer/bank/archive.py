@@ -1,7 +1,8 @@
 """Archives under ``_notes/archive/``: trimmed entries, sprint-close snapshots and learnings.
 
 * ``YYYY-MM-compressed-entries.md``: every entry the C7 trim removes or cuts, in its full form,
-  written *before* the trim touches ``01-active-context.md`` (archive first, SPEC.md "Budget").
+  written *before* the trim touches ``01-active-context.md`` (archive first: a crash
+  between the two loses nothing).
 * ``YYYY-MM-xref-index.md``: the cross-reference index as it stood at sprint close.
 * ``YYYY-MM-learnings.md``: learnings files archived at sprint close before they are removed.
 

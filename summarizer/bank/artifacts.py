@@ -1,6 +1,6 @@
 """The ``.tmp/`` artifacts a gate processes (C2 IMPL, C3 REVIEW, C4 PLAN, DISC) and the safety rules.
 
-Names (our convention; the seed names the types, not the files; case-insensitive prefix)::
+Names (our convention for the artifact types; case-insensitive prefix)::
 
     IMPL-phase<P>[-<agent>].md    archived to the agent's 02-progress-log section, then deleted
     REVIEW-phase<P>[-<agent>].md  APPROVED: a **Review:** line (+ a Decision Links row when it has a

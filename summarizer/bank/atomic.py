@@ -1,6 +1,6 @@
 """Crash-safe file I/O for the memory bank: atomic writes, stale temp cleanup and the batch lock.
 
-Invariants (SPEC.md "Files"):
+Invariants (docs/memory-bank.md):
 
 * A bank file is always either its old or its new complete content, never truncated. Every write
   goes to a uniquely named ``.<name>.<pid>.<n>.tmp`` in the *same* directory (``os.replace`` is only
@@ -141,7 +141,7 @@ def check_writable(paths: list[Path]) -> None:
 
 
 def remove_file(path: Path) -> bool:
-    """Delete ``path``; a file that is already gone is a silent skip (seed §17). True if removed."""
+    """Delete ``path``; a file that is already gone is a silent skip. True if removed."""
     try:
         path.unlink()
     except FileNotFoundError:

@@ -4,7 +4,7 @@ An entry in ``## Completed Phases`` is a bullet a person could have written: ban
 agent (with its subtask when the agent has several), next agents, status, and the rendered summary
 lines. Its structured fields (content hash, budget cost, files, tests, ...) live in the sidecar
 state file (:mod:`summarizer.bank.state_file`), keyed by the entry's key, never in the markdown.
-Only the fields the seed's Layer 1 allows are stored (dates, phase, agent names, status, verdicts,
+Only the fields Layer 1 of the bank allows are stored (dates, phase, agent names, status, verdicts,
 file paths, test counts) plus the rendered, scrubbed summary lines; the raw summary never is.
 
 The key is (date, phase, agent, subtask). ``subtask`` is the entry's explicit ``id``/``subtask``
@@ -70,7 +70,7 @@ def block_digest(lines: list[str] | tuple[str, ...]) -> str:
 def content_hash(date: str, phase: str, agent: str, summary: str) -> str:
     """First 16 hex of sha256 over the canonical JSON of ``[date, phase, agent, summary]``.
 
-    SPEC.md "Idempotency": taken before masking and scrubbing, so the same input always maps to
+    Idempotency: taken before masking and scrubbing, so the same input always maps to
     the same hash whatever the renderer does.
     """
     canonical = json.dumps([date, phase, agent, summary], ensure_ascii=False, separators=(",", ":"))

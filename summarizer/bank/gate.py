@@ -1,4 +1,4 @@
-"""The phase gate (seed §9, SPEC.md): a batch of subtask_summaries in, the memory bank updated.
+"""The phase gate (docs/memory-bank.md): a batch of subtask_summaries in, the memory bank updated.
 
 Flow, one batch under one lock:
 

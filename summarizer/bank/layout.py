@@ -1,6 +1,6 @@
 """Where the bank's files live, and reading all of them into one :class:`BankState` (the effect edge).
 
-Layout under the bank root (default ``.pantheon/memory-bank``, SPEC.md "Files")::
+Layout under the bank root (default ``.pantheon/memory-bank``, docs/memory-bank.md)::
 
     01-active-context.md            Unfinished, Review Verdicts, Completed Phases, Plans, Budget Ledger
     02-progress-log.md              one section per compressed entry

@@ -1,6 +1,6 @@
 """The budget ledger: per-phase budget, carry-in and carryover, persisted in the bank.
 
-SPEC.md "Budget": per-phase = max(5, floor(100 / estimated_phases)); carryover to the next phase =
+Budget (docs/memory-bank.md): per-phase = max(5, floor(100 / estimated_phases)); carryover to the next phase =
 floor(0.2 x unused). The ledger is a table in ``01-active-context.md`` (``## Budget Ledger``), one
 row per (feature, phase), in the order the phases were first gated. It is what makes carryover
 survive between gate runs, which are separate processes.

@@ -267,7 +267,7 @@ def apply_entries(ctx: PlanContext, batch: Batch) -> None:
             ctx.state.xref.touch_feature(
                 feature, phase, [p.agent for p in members], top.score.priority, top.title
             )
-    # Seed §18 "Exceed budget": CRITICAL lines alone over the section's 100-line total. Only a gate
+    # Exceed budget: CRITICAL lines alone over the section's 100-line total. Only a gate
     # that adds CRITICAL lines escalates, so re-running an accepted gate stays a no-op.
     critical_lines = sum(e.cost for e in active.entries() if e.band == "CRITICAL")
     if critical_lines > TOTAL_BUDGET and any(e.band == "CRITICAL" for e in ctx.written):
@@ -349,5 +349,5 @@ def apply_artifacts(ctx: PlanContext, batch: Batch) -> None:
 def _plan_row(ctx: PlanContext, name: str) -> None:
     plans = ctx.state.active.plans
     key = (ctx.request.date, ctx.request.feature)
-    if not any((p.date, p.feature) == key for p in plans):  # seed §17: Plans row keyed (date, feature)
+    if not any((p.date, p.feature) == key for p in plans):  # a Plans row is keyed (date, feature)
         plans.append(PlanRow(ctx.request.date, ctx.request.feature, name, "complete"))

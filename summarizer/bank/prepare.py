@@ -91,7 +91,7 @@ def prepare_entries(
 
     Returns the compressible entries, the flags, the entries that stay unfinished (never
     compressed), and every entry with a review verdict (compressible or not). The hash is taken
-    over the raw summary (SPEC.md: before masking); scoring and rendering see the scrubbed entry,
+    over the raw summary (before masking, so the key is stable); scoring and rendering see the scrubbed entry,
     as ``summarizer score`` and ``compress`` do.
     """
     out: list[Prepared] = []

@@ -11,9 +11,9 @@ Section layout (C2: the IMPL archive; C3: the REVIEW line)::
     **Review:** APPROVED — REVIEW-phase1.md (critical issues: 0)
 
 An agent's second and later subtasks of a phase get their own section, ``### 2026-06-20 — 1:
-hermes #2`` (or ``hermes [login-api]`` for an explicit id); the first keeps the seed's heading.
+hermes #2`` (or ``hermes [login-api]`` for an explicit id); the first keeps the plain heading.
 
-Idempotency (seed §17, SPEC.md): the heading is the key. The content hash of a section we wrote
+Idempotency: the heading is the key. The content hash of a section we wrote
 is kept in the sidecar state file with its generated lines (the previous version kept it in a
 ``<!-- bank:h=... -->`` marker line, still read); same hash: skip; new hash: its generated lines are
 replaced in place and the lines added later (``- Impl:``, ``**Review:**``, ``- Discussion:``) are
@@ -43,7 +43,7 @@ _EXTRA_PREFIXES = ("- Impl:", "**Review:**", "- Discussion:", "- Plan:")
 
 
 def section_heading(date: str, phase: str, agent: str, subtask: str = "#1") -> str:
-    """The seed's heading (plus the subtask label after the first), the section's idempotency key."""
+    """The ``date — phase: agent`` heading (plus the subtask label after the first): the section's key."""
     return f"### {date} — {phase}: {agent}{subtask_label(subtask)}"
 
 
@@ -64,7 +64,7 @@ class LogSection:
 
     @property
     def keyed(self) -> bool:
-        """Whether the heading follows the seed's ``date — phase: agent`` form."""
+        """Whether the heading follows the ``date — phase: agent`` form."""
         return _HEADING_RE.match(self.heading) is not None
 
     def add_extra(self, line: str) -> bool:

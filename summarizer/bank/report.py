@@ -83,7 +83,7 @@ class GateReport(BaseModel):
     inject_commands: tuple[str, ...] = ()  # pasteable `summarizer gate --inject ...` per phase
 
     def confirmation(self) -> str:
-        """The seed's confirmation line.
+        """The confirmation line: N compressed, M CRITICAL, P HIGH, K cross-refs.
 
         ``Compression complete: N entries compressed (M CRITICAL, P HIGH), K cross-refs added``
         """

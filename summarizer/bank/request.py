@@ -17,7 +17,7 @@ from summarizer.phasegate.scoring import Band
 
 __all__ = ["DEFAULT_ESTIMATED_PHASES", "GateRequest", "Summarize", "check_agent"]
 
-DEFAULT_ESTIMATED_PHASES = 8  # SPEC.md "Budget": used when a feature has no recorded plan
+DEFAULT_ESTIMATED_PHASES = 8  # docs/memory-bank.md "Budget": used when a feature has no recorded plan
 
 Summarize = Callable[[Sequence[tuple[SubtaskSummary, Band, tuple[str, ...]]]], list[tuple[str, ...]]]
 """``[(scrubbed entry, band, template lines)] -> [lines]``: the semantic-summary seam (an LLM)."""

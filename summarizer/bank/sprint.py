@@ -1,4 +1,4 @@
-"""Sprint close (C5) and the wisdom bridge (seed §15).
+"""Sprint close (C5) and the wisdom bridge (docs/memory-bank.md).
 
 ``close_sprint``, under the bank lock:
 

@@ -1,6 +1,7 @@
 """Which row of the bank each entry of a batch is: the subtask part of the key (date, phase, agent, subtask).
 
-An agent often finishes several subtasks in one phase (SPEC.md "Idempotency"). A batch speaks for
+An agent often finishes several subtasks in one phase (so the idempotency key includes the
+subtask). A batch speaks for
 every (date, phase, agent) it contains: it is that agent's full list of subtasks for the phase.
 For each such group:
 

@@ -1,4 +1,4 @@
-"""C7 size trim of ``## Completed Phases`` (SPEC.md "Budget", seed §18 "C7 Trim Priority").
+"""C7 size trim of ``## Completed Phases`` (docs/memory-bank.md, "Budget").
 
 When the section holds more than 100 budget-lines: remove LOW entries (lowest score first, the
 oldest first on ties), then cut MEDIUM entries to filename-only (0.5 lines), never touching CRITICAL

@@ -1,4 +1,4 @@
-"""Which cross-references an entry creates (seed §7 "Auto-Generation Rules", SPEC.md "Idempotency").
+"""Which cross-references an entry creates (docs/memory-bank.md, "Cross-references").
 
 * CRITICAL entries only create entities: an endpoint needs an HTTP method with a path or a path
   under /api/, /v1/, /v2/ (the bare words "delete" or "route" create none); a migration needs a

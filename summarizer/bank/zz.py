@@ -1,4 +1,4 @@
-"""The ZZ hand-off artifact: ``.tmp/ZZ-phase{phase}-context.md``, in the seed's format (§8).
+"""The ZZ hand-off artifact: ``.tmp/ZZ-phase{phase}-context.md``, in the format docs/memory-bank.md shows.
 
 It is rendered from the bank's state for the phase (its entries in ``## Completed Phases``, its
 ledger row and the cross-references it produced), never from the batch alone, so a second gate of

@@ -1,4 +1,4 @@
-"""``summarizer envelope``: reduce an agentic-workspace/v1 tool-result envelope (seed 004).
+"""``summarizer envelope``: reduce an agentic-workspace/v1 tool-result envelope (docs/envelopes.md).
 
 Reads one JSON object from a file or stdin and prints the reduced envelope as one line of compact
 JSON (the form whose size ``--cap`` bounds), or with ``--json`` a report: the envelope, the mode

@@ -21,11 +21,11 @@ __all__ = ["mcp"]
 @handle_errors
 def mcp(tools: str) -> None:
     """Serve the compression and engram memory tools over MCP (stdio)."""
-    from summarizer_engram.tool_specs import TOOL_SPECS, resolve_tools
+    from summarizer_engram.tool_specs import TOOLS, resolve_tools
 
     # engram keeps unknown names silently; a typo here would serve fewer tools without a word.
-    if unknown := sorted(resolve_tools(tools) - set(TOOL_SPECS)):
-        names = ", ".join(sorted(TOOL_SPECS))
+    if unknown := sorted(resolve_tools(tools) - set(TOOLS)):
+        names = ", ".join(sorted(TOOLS))
         raise InputError(f"unknown tool {unknown[0]!r} in --tools; use agent, admin, all or: {names}")
     from summarizer.mcp.server import serve
 

@@ -1,4 +1,4 @@
-"""``summarizer score | compress | stats | batch``: the seed's compress-inline modes.
+"""``summarizer score | compress | stats | batch``: the phase gate's compress-inline modes.
 
 An entry comes from a JSON file argument, from stdin (``-``), or from flags (``--text SUMMARY
 --files a,b --status S --from AGENT --to AGENT --phase P``); with a file, the flags override its

@@ -11,7 +11,7 @@ engine (the key is found by walking back from the keyword, then classified by :f
 Every pattern stays within one line (separators are spaces and tabs, never newlines), so the engine can
 run each rule only on the lines that contain one of its triggers.
 
-Rulings encoded here (SPEC.md "Rulings: untrusted data and secrets"):
+Rulings encoded here (docs/scrubbing.md):
 
 * Prefix-literal rules (``sk-``, ``ghp_``, ``AKIA``, ``AIza``, ``xox``, ``npm_``, ``eyJ``) never match
   inside hyphenated or underscored words: ``risk-assessment``, ``task-runner``, ``sk-learn``.

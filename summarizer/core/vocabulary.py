@@ -17,4 +17,4 @@ Source = Literal["llm", "cache", "template"]
 """Who answered: the model, the cache (a validated model answer) or the deterministic template."""
 
 WARNING_SIGN = "⚠️"
-"""Marks a ``partial`` entry in every rendering (SPEC: partial entries are compressed, flagged)."""
+"""Marks a ``partial`` entry in every rendering (partial entries are compressed, and flagged)."""

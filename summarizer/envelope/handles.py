@@ -4,7 +4,7 @@ A *recovery handle* is the id an agent needs to resume safely after its context 
 the value of a ``transactionId``/``jobId``/``boardId``/``researchId``/``runId`` field (camelCase or
 snake_case, also ``approvalId``/``planId``), or any string anywhere in the tree that is an id
 prefixed ``tx_``, ``job_``, ``todo_``, ``research_``, ``run_``, ``approval_`` or ``plan_``. Each
-kind maps to the workspace call that shows the state again (seed 004), with snake_case parameters.
+kind maps to the workspace call that shows the state again (docs/envelopes.md), with snake_case parameters.
 
 The *kept* predicates say which leaves survive pruning wherever they sit: truncation flags and
 the ``*Omitted``/``*Bytes``/``*Chars``/``*Entries``/``*Lines`` counters (a partial read must never
@@ -83,7 +83,7 @@ def handle_kind(key: str | int | None, value: object) -> str | None:
 
 
 def recovery_call(kind: str, value: str) -> str:
-    """The workspace call that shows a handle's state again (seed 004, snake_case parameters)."""
+    """The workspace call that shows a handle's state again (snake_case parameters)."""
     if kind not in _CALLS:  # approvals and plans have no show call: inspect the changes
         return GENERAL_RECOVERY_CALL
     tool, action, param = _CALLS[kind]

@@ -1,6 +1,6 @@
 """Reduce an agentic-workspace/v1 tool-result envelope without losing what is needed to resume.
 
-Pure: a JSON object in, a :class:`EnvelopeReduction` out. The steps (SPEC.md "Rulings: envelopes"):
+Pure: a JSON object in, a :class:`EnvelopeReduction` out. The steps (docs/envelopes.md):
 
 1. **Scrub** every string (secrets never leave, even in a reduced envelope). Recovery handles are
    ids and are left verbatim. Search results (dicts with a ``snippet``) get ``discoveryOnly: true``.
@@ -99,7 +99,7 @@ def _scrub_tree(node: Any, key: str | int | None, counter: list[int]) -> Any:
                 new_key = f"{new_key}#{len(out)}"
             out[new_key] = _scrub_tree(v, k, counter)
         if "snippet" in out and "discoveryOnly" not in out:
-            out["discoveryOnly"] = True  # a search hit, not a fetched page (seed 004)
+            out["discoveryOnly"] = True  # a search hit, not a fetched page
         return out
     if isinstance(node, list):
         return [_scrub_tree(v, None, counter) for v in node]

@@ -65,7 +65,7 @@ class _CaseBase(BaseModel):
 
 
 class PhaseGateCase(_CaseBase):
-    """A subtask summary handed from one agent to the next (seed 000)."""
+    """A subtask summary handed from one agent to the next (the phase gate's ``subtask_summary``)."""
 
     kind: Literal["phase_gate"]
     subtask_summary: SubtaskSummary
@@ -75,7 +75,7 @@ class PhaseGateCase(_CaseBase):
 
 
 class SessionCase(_CaseBase):
-    """A session transcript and what its compression must recover (seed 001)."""
+    """A session transcript and what its compression must recover (docs/session.md)."""
 
     kind: Literal["session"]
     project: str = Field(default="eval", min_length=1)

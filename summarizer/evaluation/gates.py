@@ -49,7 +49,7 @@ _ALIASES = {
     "fallbacks": "fallback",
 }
 _RATES = {"fact_recall", "coordinate_recall", "format_ok", "reduction", "fallback"}
-_SPEC = re.compile(
+_REQUIREMENT = re.compile(
     r"^(?:(?P<who>[^:<>=]+):)?(?P<metric>[a-z_0-9]+)\s*(?P<op>>=|<=)\s*(?P<value>[-\d.]+)(?P<pct>%?)$"
 )
 
@@ -75,7 +75,7 @@ class Requirement:
 
 def parse_requirement(text: str) -> Requirement:
     """``fact_recall>=0.9``, ``v2:latency_p95<=800``, ``reduction>=60%`` (InputError otherwise)."""
-    m = _SPEC.match(text.strip().replace(" ", ""))
+    m = _REQUIREMENT.match(text.strip().replace(" ", ""))
     names = ", ".join(sorted(set(_ALIASES)))
     if m is None:
         raise InputError(f"--require {text!r}: write [CONTENDER:]METRIC>=VALUE or <=VALUE (metrics: {names})")

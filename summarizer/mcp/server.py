@@ -1,6 +1,6 @@
 """The MCP server (``summarizer mcp``): compression tools plus engram's memory tools, over stdio.
 
-Two tool families, both thin adapters (STYLE R4):
+Two tool families, both thin adapters (parse, call one use case, render):
 
 * **Ours**: ``score``, ``compress``, ``stats``, ``batch`` (phase-gate entries), ``output_compress``
   and ``output_restore`` (tool output), ``envelope_reduce`` (agentic-workspace/v1 results),
@@ -13,7 +13,7 @@ Two tool families, both thin adapters (STYLE R4):
 
 Every failure is a tool result with ``isError`` set and a one-line message for the agent, never a
 protocol error and never a crash. Every reply is scrubbed of secrets, and so is what the memory
-tools write (SPEC: scrub before anything is persisted or leaves the process).
+tools write (scrub before anything is persisted or leaves the process).
 
 Startup stays light: the heavy modules (phase scoring, output compression, the LLM service and with
 it litellm) are imported inside the tools that need them, on first use.
@@ -147,13 +147,13 @@ def build_server(
 ) -> MCPServer[Any]:
     """The server with our tools and the engram tools ``tools`` selects (engram's ``--tools``)."""
     from summarizer_engram.tool_specs import INSTRUCTIONS as ENGRAM_INSTRUCTIONS
-    from summarizer_engram.tool_specs import TOOL_SPECS, resolve_tools
+    from summarizer_engram.tool_specs import TOOLS, resolve_tools
 
     settings = settings or app.load_settings()
     memory = memory or Memory(settings)
     here = cwd or Path.cwd()
     chosen = resolve_tools(tools)
-    engram_tools = [_engram_tool(spec, memory) for name, spec in TOOL_SPECS.items() if name in chosen]
+    engram_tools = [_engram_tool(spec, memory) for name, spec in TOOLS.items() if name in chosen]
     # engram's own instructions first: agents and skills written for engram look for them.
     server: MCPServer[Any] = MCPServer(
         "summarizer",

@@ -1,4 +1,4 @@
-"""Tool-output compression (seed 002): shrink build logs, test traces, log dumps and container logs
+"""Tool-output compression (docs/tool-output.md): shrink build logs, test traces, log dumps and container logs
 while every failure coordinate survives, with the full original one ``summarizer restore`` away.
 
 Public API: :func:`compress` (stream in, :class:`OutputResult` out), :class:`OutputOptions`,

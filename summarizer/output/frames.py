@@ -1,6 +1,6 @@
 """Stack traces: which frames to keep.
 
-Ruling (SPEC "tool-output compression"): keep the exception line, every frame in the project's own
+Ruling: keep the exception line, every frame in the project's own
 files, and the first 3 and last 3 frames; the other frames (site-packages, node_modules, the
 standard library, the JDK, the language runtime) are counted in one marker line,
 ``[... N frames in 3rd-party code omitted ...]``. A frame is one line in any supported language

@@ -60,7 +60,7 @@ class Sample(BaseModel):
 
 
 class OutputResult(BaseModel):
-    """The compressed output and its envelope (seed 002's ``compressed_output``)."""
+    """The compressed output and its envelope (the ``compressed_output`` of ``--json``)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 

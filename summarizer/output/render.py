@@ -1,6 +1,6 @@
 """Rendering: a coordinate header, then the kept lines in order, then the patterns, then the hint.
 
-Budget order (SPEC ruling): coordinates are never dropped; samples fill what is left of the
+Budget order: coordinates are never dropped; samples fill what is left of the
 target, then pattern summaries. Every kept text goes through :func:`summarizer.core.scrub.scrub` here,
 after the coordinates were extracted from the original, so a secret never reaches the rendering.
 

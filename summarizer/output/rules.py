@@ -1,4 +1,4 @@
-"""Rules for the loss classes found on outputs the corpus had not seen (issue 13).
+"""Rules for the loss classes found on outputs the corpus had not seen (docs/tool-output.md, rule 7).
 
 Each is general, not a per-file fix: coreutils-style ``prog: path: message`` diagnostics (any
 strerror text), git's conflicts and advice, HTTP request lines (the status is read from the real

@@ -1,4 +1,4 @@
-"""The phase gate (seed 000): score `subtask_summary` entries and render priority-aware hand-offs.
+"""The phase gate (docs/phase-gate.md): score `subtask_summary` entries and render priority-aware hand-offs.
 
 Rules (entry_rules, keywords, scoring, facts, masks, budget, templates) are pure; :mod:`.service`
 holds the use cases the edges call (score, compress, batch, stats) and :mod:`.summaries` the

@@ -1,6 +1,6 @@
 """Budget allocation for ``## Completed Phases``: pure functions that return plans, never write.
 
-Rules (SPEC.md "Budget"; seed 000 §6 and §18, with the seed's arithmetic errors corrected):
+Rules (docs/phase-gate.md, "Budget"; the arithmetic of the original examples corrected):
 
 * TOTAL 100 budget-lines; per phase ``max(5, floor(100 / estimated_phases))``, 8 phases by default
   (so 12). Costs are budget-lines, not physical lines: CRITICAL 3, HIGH 2 (expanded) or 1
@@ -9,9 +9,9 @@ Rules (SPEC.md "Budget"; seed 000 §6 and §18, with the seed's arithmetic error
   carry-in) upgrades HIGH entries to 2 lines in descending score order (input order on ties).
 * CRITICAL is never reduced, even past the phase budget; the plan then says so (``over_budget``).
 * Carryover to the next phase is ``floor(0.2 x unused)``: 12 budgeted, 4 used -> 1 line carried.
-  The seed's "8 lines carried" and "20 remaining" are wrong by its own formula.
+  The original example's "8 lines carried" and "20 remaining" are wrong by its own formula.
 * More than 5 CRITICAL entries in a phase raise an overflow flag.
-* CRITICAL lines alone above the 100-line total: the plan carries an escalation with the seed's
+* CRITICAL lines alone above the 100-line total: the plan carries an escalation with
   three options and nothing may be written. The plan *returns* it (``plan.escalation``);
   :meth:`PhasePlan.check` / :meth:`BatchPlan.check` raise :class:`~summarizer.core.errors.EscalationRequired`
   for callers that write.
@@ -82,7 +82,7 @@ def per_phase_budget(estimated_phases: int | None = None, total: int = TOTAL_BUD
 def carryover(budget: float, used: float) -> int:
     """``floor(0.2 x unused)`` budget-lines; nothing carries when the phase used it all or more.
 
-    >>> carryover(12, 4)   # the seed's phase 1: 8 unused -> 1, not 8
+    >>> carryover(12, 4)   # the example's phase 1: 8 unused -> 1, not 8
     1
     """
     unused_halves = round((budget - used) * 2)  # costs are multiples of 0.5: exact in halves
@@ -92,7 +92,7 @@ def carryover(budget: float, used: float) -> int:
 
 
 def escalation_message(critical_lines: float, total: int = TOTAL_BUDGET) -> str:
-    """The seed's §18 escalation text with its three options."""
+    """The escalation text with its three options."""
     return (
         f"CRITICAL entries require {critical_lines:g} lines but budget is {total}. Options: "
         f"(1) increase budget, (2) increase TOTAL_BUDGET permanently, (3) split phase. Nothing was written."

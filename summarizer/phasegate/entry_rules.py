@@ -73,7 +73,7 @@ _STATUS_SYNONYMS: dict[str, Status] = {
 # Text fields that agents also write as a number ("phase": 2) or a list ("tests": [...]).
 TEXT_FROM_SCALARS = ("phase", "tests", "coverage", "blockers", "unblocks", "subtask")
 
-# Keys agents commonly use for the same field (the seed's batch example writes from/to/agent).
+# Keys agents commonly use for the same field (batch examples write from/to/agent).
 # ``id`` names the subtask: the gate keys an entry by (date, phase, agent, subtask).
 ALIASES = {
     "from": "from_agent",

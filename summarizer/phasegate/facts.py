@@ -1,13 +1,13 @@
 """Contract facts extracted from a summary by pattern: the details a next agent must not lose.
 
-One pure function, :func:`extract_facts`, finds what seed 000's variant table asks each agent pair to
-carry: endpoints (``POST /auth/login``, or a path under ``/api/``, ``/v1/``, ``/v2/``), HTTP status
+One pure function, :func:`extract_facts`, finds what the variant table (docs/phase-gate.md) asks each agent
+pair to carry: endpoints (``POST /auth/login``, or a path under ``/api/``, ``/v1/``, ``/v2/``), HTTP status
 codes, table / column / foreign-key names, migration ids, component names, environment variables,
 plus the file paths and URLs a text mentions and its *gotcha* sentence (the one carrying a trade-off
 marker). It is shared by the offline templates, the cross-reference index, the validation of LLM
 answers and the fact-recall eval, so its API is a contract: :class:`Facts` only ever gains fields.
 
-Rules chosen where the seed is silent (also in docs/phase-gate.md):
+Rules chosen (also in docs/phase-gate.md):
 
 * An endpoint needs an upper-case HTTP method followed by a path, or a path that starts with
   ``/api/``, ``/v1/`` or ``/v2/`` and is not part of a file path. The bare words "delete" or "route"

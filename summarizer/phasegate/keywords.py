@@ -1,6 +1,6 @@
 """The keyword map of the priority scoring engine: one data table of concepts, with test vectors.
 
-Seed 000 scores an entry from the keywords its summary mentions. Raw substring matching gets that
+The phase gate scores an entry from the keywords its summary mentions. Raw substring matching gets that
 wrong in both directions (``author`` is not ``auth``, ``controller`` is not ``role``, ``lifestyle``
 is not ``style``), so every keyword here is a *concept*: a set of word forms plus, for the multi-word
 keywords, a phrase pattern.
@@ -36,7 +36,7 @@ __all__ = ["CONCEPTS", "Concept", "concept", "find_concepts", "words_of"]
 
 @dataclass(frozen=True, slots=True)
 class Concept:
-    """One row of the keyword map: the seed's keyword, its three dimension scores and its forms."""
+    """One row of the keyword map: the keyword, its three dimension scores and its forms."""
 
     name: str
     impact: float
@@ -58,7 +58,7 @@ _NEW = r"(?:new|create|creates|created|creating|add|adds|added|adding|introduce|
 _PART = r"(?:`[^`\s]+`|\"[^\"\s]+\"|\[[^\]\s]+\]|[A-Za-z_][\w$]*)"
 _IDENT = _PART + r"(?:\." + _PART + r")*"
 
-# Order follows the seed's table; rows below "typo ... docstring" are our additions (docs/phase-gate.md).
+# Order follows the keyword table of docs/phase-gate.md; rows below "typo ... docstring" are our additions.
 # fmt: off
 CONCEPTS: tuple[Concept, ...] = (
     Concept("schema", 1.0, 1.0, 0.6, "schema/migration", words=r"schemas?|schemata",
@@ -189,8 +189,8 @@ CONCEPTS: tuple[Concept, ...] = (
             matches=("README", "README.md"), rejects=("read me",)),
     Concept("docstring", 0.2, 0.0, 0.1, "documentation", words=r"docstrings?",
             matches=("docstring", "docstrings"), rejects=("docs string",)),
-    # Our additions: contract-breaking words the seed's map has no row for, and UI components
-    # (the variant table's Aphrodite rows name them; the seed's keyword map has no UI row).
+    # Our additions: contract-breaking words the original map has no row for, and UI components
+    # (the variant table's Aphrodite rows name them; the original keyword map has no UI row).
     Concept("component", 0.6, 0.4, 0.5, "ui", words=r"components?|widgets?",
             matches=("The AttachmentDropzone component", "new widgets"), rejects=("componentry",)),
     Concept("breaking change", 1.0, 1.0, 0.5, "api",
@@ -221,7 +221,7 @@ _NONE: frozenset[str] = frozenset()
 
 
 def concept(name: str) -> Concept:
-    """Return the row named ``name`` (as in the seed's table, e.g. ``"auth"``, ``"new table"``)."""
+    """Return the row named ``name`` (as in the keyword table, e.g. ``"auth"``, ``"new table"``)."""
     return _BY_NAME[name]
 
 

@@ -1,6 +1,6 @@
 """Downstream-aware field masks: which fields of a compressed entry survive for the next agent.
 
-Lookup order (SPEC.md "Field masks"): the exact ``(from, to)`` pair, then ``(* -> themis)`` and
+Lookup order (docs/phase-gate.md): the exact ``(from, to)`` pair, then ``(* -> themis)`` and
 ``(* -> mnemosyne)``, then ``(from -> *)``, then the default set
 ``{date, agent, files, summary_semantic, tests, status}``.
 
@@ -9,8 +9,8 @@ Lookup order (SPEC.md "Field masks"): the exact ``(from, to)`` pair, then ``(* -
   boundary (the archive is minimal).
 * ``themis -> *`` keeps date, agent, verdict, critical_issues, coverage and files.
 
-Every exact pair in the seed's table carries the default set; they are listed anyway so that the
-table reads like the seed and a future pair-specific mask is a one-line change. For MEDIUM and LOW
+Every exact pair in the mask table carries the default set; they are listed anyway so that the
+table reads like docs/phase-gate.md and a future pair-specific mask is a one-line change. For MEDIUM and LOW
 entries, which have no semantic summary, the rendered one-line text stands in for
 ``summary_semantic``. Several next agents: the union of their masks (a field any of them needs is
 kept; the summary is cut only if every mask cuts it). Everything here is pure.

@@ -1,6 +1,6 @@
 """Boundary values of the phase-gate engine: what agents hand us, validated once.
 
-``SubtaskSummary`` accepts the seed's ``subtask_summary`` shape as JSON. Unknown keys are an error
+``SubtaskSummary`` accepts the ``subtask_summary`` shape as JSON. Unknown keys are an error
 that names the key, because a misspelt ``files_chaged`` would otherwise silently score as 0 files.
 Status strings such as ``"partial (waiting on API)"`` or ``"In Progress"`` are normalised to one of
 :data:`Status`; the reason in parentheses is kept in ``status_note``.
@@ -28,7 +28,7 @@ __all__ = ["STATUSES", "Status", "SubtaskSummary", "normalise_status"]
 
 
 class SubtaskSummary(BaseModel):
-    """One agent's ``subtask_summary`` (seed 000, section 3)."""
+    """One agent's ``subtask_summary`` (docs/phase-gate.md)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
 

@@ -36,7 +36,7 @@ def score_report(result: Score, from_agent: str | None) -> list[str]:
     return lines
 
 
-# What a band buys an entry in the hand-off (SPEC "Summaries" and "Budget"), for a first-time reader.
+# What a band buys an entry in the hand-off (docs/phase-gate.md), for a first-time reader.
 _MEANING = {
     "CRITICAL": "a 3-line hand-off summary (what / why / gotcha), never trimmed",
     "HIGH": "a 2-line hand-off summary (what / why) when the phase budget allows, else 1 line",

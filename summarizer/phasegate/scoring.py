@@ -1,4 +1,4 @@
-"""Priority scoring: the deterministic, keyword-driven engine of seed 000 as ruled by SPEC.md.
+"""Priority scoring: the deterministic, keyword-driven engine of docs/phase-gate.md.
 
     score = 0.30 impact + 0.25 risk + 0.20 novelty + 0.15 blockers + 0.10 downstream
 
@@ -8,7 +8,7 @@
 * blockers: 1.0 when the entry unblocked others (an ``unblocks`` field, or unblock/unblocked in the
   text); 0.6 when it was itself blocked and is now complete (a ``blockers`` field, or "was blocked",
   "blocked by", with status ``complete``); otherwise 0.0.
-* downstream: the seed's agent-pair table; 0.5 for an unknown or missing agent; the max over several
+* downstream: the agent-pair table below; 0.5 for an unknown or missing agent; the max over several
   next agents.
 
 The weighted sum is computed in :class:`~decimal.Decimal` and rounded half-up to 2 decimals *before*
@@ -80,7 +80,7 @@ AGENTS: tuple[str, ...] = (
     "hephaestus",
     "prometheus",
 )
-# Seed 000 §3 "Downstream Relevance Table": rows = from agent, columns = to agent (order of AGENTS).
+# Downstream relevance: rows = from agent, columns = to agent (order of AGENTS).
 _TABLE: dict[str, tuple[float, ...]] = {
     "hermes": (1.0, 0.9, 0.8, 0.7, 0.3, 0.6, 0.5),
     "aphrodite": (0.9, 1.0, 0.3, 0.7, 0.3, 0.5, 0.3),
@@ -259,7 +259,7 @@ class Score:
 
 
 def _keyword_dimensions(concepts: tuple[Concept, ...], key: tuple[str, ...]) -> tuple[float, float, float]:
-    # Per dimension, the max over every matched concept (seed 000 §3 "Scoring rules"). Memoised by
+    # Per dimension, the max over every matched concept (docs/phase-gate.md, "Scoring"). Memoised by
     # names: hashing the Concept rows themselves would cost more than the max() it saves.
     cached = _KEYWORD_DIMS.get(key)
     if cached is None:

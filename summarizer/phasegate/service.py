@@ -1,7 +1,7 @@
 """The phase-gate service: the thin functions the CLI (`score`, `compress`, `stats`, `batch`) and MCP call.
 
 Each function takes validated values and returns a frozen result with an ``as_dict()`` for JSON.
-Order of work, as the seed requires: scrub first (:func:`summarizer.core.scrub.scrub`), then score, then
+Order of work: scrub first (:func:`summarizer.core.scrub.scrub`), then score, then
 render. Results carry the redaction count and types, never the secrets. ``score`` scrubs too, so its
 preview always equals what ``compress`` will decide.
 

@@ -3,7 +3,7 @@
 A use case over :class:`~summarizer.semantic.service.Summarizer`: every entry becomes an
 :class:`EntryJob` carrying its deterministic template lines as the fallback, so the result is always
 complete and ``source``/``reason`` say who answered and why. MEDIUM and LOW entries never reach the
-model (the seed gives them mechanical one-line compression), so callers may pass a whole batch.
+model (they get mechanical one-line compression), so callers may pass a whole batch.
 
 The service is handed in (built by :mod:`summarizer.app`); this module never builds adapters. It is
 async like the service; the CLI runs it with one ``asyncio.run``.

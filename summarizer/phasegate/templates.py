@@ -12,7 +12,7 @@ The lines are plain sentences without labels or numbering, like the LLM's answer
 for; the memory-bank writer adds ``**What changed:**`` style labels. A ``partial`` entry's first
 line starts with the warning sign. Each line is at most :data:`MAX_LINE` characters.
 
-What the "what" and "why" lines carry is decided by the seed's per-agent-pair variant table
+What the "what" and "why" lines carry is decided by the per-agent-pair variant table
 (:data:`VARIANTS`): endpoints and status codes for Hermes -> Aphrodite, tables / columns / foreign
 keys for the Demeter pairs, and so on. The details come from :func:`summarizer.phasegate.facts.extract_facts`;
 a detail already written in the first sentence is not repeated. Everything here is pure.
@@ -58,7 +58,7 @@ FILES_SHOWN = 3
 
 @dataclass(frozen=True, slots=True)
 class Variant:
-    """One row of the seed's "Variants Per Agent Pair": which facts to carry and how to say why."""
+    """One row of the variants per agent pair: which facts to carry and how to say why."""
 
     pair: str
     details: tuple[str, ...]  # Facts field names (or entry fields for the review pairs)

@@ -15,7 +15,7 @@ summaries, tool-output summaries, session compression, evals). It
 A summary never fails because a provider is down: every :class:`ProviderError` ends in the fallback.
 Errors in the caller's own input (an unknown prompt, a missing template variable) still raise.
 
-Concurrency model (STYLE R18): the core is **async** and has no synchronous twin. The MCP server
+Concurrency model (one, async): the core is **async** and has no synchronous twin. The MCP server
 awaits it; each CLI command runs one ``asyncio.run`` at the edge. Batches fan out with
 ``asyncio.gather`` under a semaphore (:attr:`Summarizer.concurrency`, default 8).
 

@@ -1,4 +1,4 @@
-"""Mid-session memory compression (seed 001): transcripts in, one engram document per project and day.
+"""Mid-session memory compression (docs/session.md): transcripts in, one engram document per project and day.
 
 Modules: :mod:`.transcript` (read JSONL transcripts), :mod:`.triggers` (is a compression due?),
 :mod:`.extract` (offline keyword rules) and :mod:`.resume` (goal, instructions, next steps, test

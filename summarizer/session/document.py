@@ -1,8 +1,8 @@
 """The compressed-session document: one per project and day, tagged, capped, rendered, parsed.
 
-The format is the seed's (§4 "Compressed Summary Format") with SPEC's rulings: the header carries the
+The format is the one docs/session.md shows: the header carries the
 date only (``## Session Compression — 2026-11-29``), so re-running a compression produces the same
-text, and besides the seed's sections the document keeps what an agent needs to resume: ``Goal``,
+text, and besides the summary's sections the document keeps what an agent needs to resume: ``Goal``,
 ``Instructions``, ``Next Steps`` and ``Tests and Build`` (the latest test/build runs). Sections are
 rendered in :data:`SECTIONS` order and omitted when empty; every item is one line.
 
@@ -132,7 +132,7 @@ def item_key(item: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SessionDocument:
-    """A day's compressed session: the seed's sections plus any sections we did not write."""
+    """A day's compressed session: the standard sections plus any sections we did not write."""
 
     date: str
     items: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
@@ -171,7 +171,7 @@ def render(doc: SessionDocument) -> str:
 
 
 def parse(text: str, *, date: str = "") -> SessionDocument:
-    """Read a stored document back (ours, or one an agent wrote in the seed's format)."""
+    """Read a stored document back (ours, or one an agent wrote in the same format)."""
     found_date = date
     items: dict[str, list[str]] = {}
     extra: list[tuple[str, list[str]]] = []

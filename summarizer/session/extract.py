@@ -1,8 +1,8 @@
 """Offline extraction: what a session decided, discovered, broke, finished, changed and left open.
 
-Keyword rules from the seed (§4 step 1), applied sentence by sentence to the conversation's own
+Keyword rules (docs/session.md), applied sentence by sentence to the conversation's own
 text, user and assistant messages only. Tool results are never mined: they are raw file contents,
-logs and web pages (the seed calls them noise, and they are where injected instructions hide).
+logs and web pages (they are noise, and they are where injected instructions hide).
 Each sentence lands in at most one category, checked in the order failures, decisions,
 discoveries, progress, open questions, so "we reverted X because it broke Y" is a failure to avoid,
 not a decision to repeat. A sentence that opens by pointing back ("That approach failed.") keeps
@@ -88,7 +88,7 @@ def normalise_item(text: str) -> str:
 
 
 def extract(transcript: Transcript) -> Extraction:
-    """Pull the seed's categories, and what resuming needs (:mod:`.resume`), out of ``transcript``."""
+    """Pull the document's categories, and what resuming needs (:mod:`.resume`), out of ``transcript``."""
     buckets: dict[str, list[str]] = {
         k: [] for k in ("decisions", "discoveries", "progress", "failures", "questions")
     }

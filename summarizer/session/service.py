@@ -1,6 +1,6 @@
 """Mid-session compression and recovery: decide, extract, merge into the day's document, save.
 
-:func:`compress_session` runs the seed's protocol (§4) with SPEC's rulings:
+:func:`compress_session` runs the protocol of docs/session.md:
 
 1. **Decide** with the trigger rules, counted since the last compression (:mod:`.triggers`).
 2. **Extract** decisions, discoveries, failures, progress, files and open questions: with the
@@ -9,7 +9,7 @@
 3. **Dedupe against memory**: read the day's document (topic ``session/{project}/compressed/{date}``)
    and reconcile with it (:mod:`.reconcile`); this run's items carry its session tag. When the merged
    text equals what is stored, nothing is written, so a re-run leaves engram exactly as it was (the
-   seed's idempotency rule: not even a revision bump).
+   idempotency rule: not even a revision bump).
 4. **Save** with a topic-key upsert, type ``session``, capped under 2,000 tokens, titled with the
    goal (so ``engram search`` finds it by the goal's words). The read-merge-save is atomic per
    topic: it runs under an exclusive lock (:class:`TopicLock`, a lock file beside the engram
@@ -17,14 +17,14 @@
    that does not take the lock, such as engram itself, saved in between), the run merges again
    into what is there and saves again, up to :data:`SAVE_ATTEMPTS` times. N concurrent runs keep
    the union of their items.
-5. **Report** in the seed's words. Engram unreachable: the document is returned for stdout and the
-   report says it was not saved.
+5. **Report** in the words docs/session.md shows. Engram unreachable: the document is returned
+   for stdout and the report says it was not saved.
 
 :func:`recover` returns the newest ``session/{project}/compressed/*`` document by update time, not
 by search rank (a search would favour whichever day mentions the query most).
 
 The memory is a Protocol satisfied by ``summarizer_engram``'s Store and Client; this module never
-imports the component (STYLE R3). The model arrives as an optional :class:`Summarizer`.
+imports the component (only ``summarizer.app`` does). The model arrives as an optional :class:`Summarizer`.
 """
 
 from __future__ import annotations
@@ -334,7 +334,7 @@ def recover(memory: SessionMemory, project: str, *, session_id: str | None = Non
 
 
 def render_report(report: SessionReport) -> str:
-    """The seed's report (§4 step 4), or why nothing was compressed or saved."""
+    """The report (docs/session.md), or why nothing was compressed or saved."""
     if report.action == "not_due":
         why = report.held or "no trigger fired since the last compression"
         fired = f" (triggers: {'; '.join(report.reasons)})" if report.reasons else ""

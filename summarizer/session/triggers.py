@@ -1,4 +1,4 @@
-"""When a session should compress: the seed's trigger table, counted since the last compression.
+"""When a session should compress: the trigger table of docs/session.md, counted since the last compression.
 
 A compression is due when, since the last one, any of these holds:
 

@@ -43,7 +43,7 @@ def test_impl_and_approved_review_are_archived_and_deleted(gate: Gate, bank: Pat
 
 
 def test_review_lines_are_not_repeated_on_rerun(gate: Gate, bank: Path) -> None:
-    """A **Review:** line already in the section is skipped (seed §17)."""
+    """A **Review:** line already in the section is skipped."""
     _tmp(bank, "REVIEW-phase1.md", "Verdict: APPROVED\n")
     gate("1", [JWT])
     _tmp(bank, "REVIEW-phase1.md", "Verdict: APPROVED\n")
@@ -113,7 +113,7 @@ def test_zz_files_survive_gates_and_go_at_sprint_close(gate: Gate, bank: Path, t
 
 
 def test_injection_block_has_learnings_and_zz(gate: Gate, bank: Path, tmp_path: Path) -> None:
-    """The wisdom bridge: learnings (or '(none recorded)') then the ZZ content, seed §15 headings."""
+    """The wisdom bridge: learnings (or '(none recorded)') then the ZZ content, under their headings."""
     learnings = tmp_path / "learnings"
     gate("1", [JWT], feature="auth")
     block = injection_block(bank, "1", feature="auth", learnings=learnings)

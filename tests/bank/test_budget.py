@@ -30,7 +30,7 @@ def test_budget_formulas() -> None:
 
 
 def test_three_phase_feature_end_to_end_with_carryover(gate: Gate, bank: Path) -> None:
-    """8 planned phases (12 lines each). P1 uses 4 -> carries 1 (not the seed's 8). P2 gets 13, its HIGH
+    """8 planned phases (12 lines each). P1 uses 4 -> carries 1 (not 8). P2 gets 13, its HIGH
     entry is expanded, uses 5.5 -> carries 1. P3 gets 13, 4 CRITICAL + 2 HIGH need 14: HIGH stay 1-line,
     CRITICAL is never reduced, the overrun is flagged and nothing carries."""
     r1 = gate("1", [_critical("demeter"), MEDIUM], feature="auth")
@@ -83,7 +83,7 @@ def test_a_second_gate_of_a_phase_budgets_around_stored_entries(gate: Gate, bank
 
 def test_c7_trim_archives_first_then_removes_low_and_cuts_medium(gate: Gate, bank: Path) -> None:
     """Over 100 budget-lines: LOW removed (lowest score, oldest first), then MEDIUM cut to filename-only;
-    every trimmed entry is in the archive in full, and the seed's log line is reported."""
+    every trimmed entry is in the archive in full, and the log line is reported."""
     gate("1", [{**MEDIUM, "from_agent": f"m{i}"} for i in range(60)], estimated_phases=1)
     report = gate("2", [{**TYPO, "from_agent": f"l{i}"} for i in range(100)], estimated_phases=1)
     archive = bank / "_notes/archive/2026-06-compressed-entries.md"

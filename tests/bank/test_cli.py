@@ -28,7 +28,7 @@ def entries(tmp_path: Path) -> Path:
 
 
 def test_cli_prints_the_confirmation_line(tmp_path: Path, entries: Path) -> None:
-    """Exit 0 and the seed's line first."""
+    """Exit 0 and the confirmation line first."""
     code, out, _ = _run("--phase", "1", "--bank", str(tmp_path / "b"), "--date", "2026-06-20", str(entries))
     assert code == 0
     assert out.splitlines()[0] == (
@@ -89,7 +89,7 @@ def test_cli_usage_errors_exit_2(tmp_path: Path, entries: Path) -> None:
 
 
 def test_cli_escalation_exits_1_and_writes_nothing(tmp_path: Path) -> None:
-    """CRITICAL over 100 lines: the seed's escalation on stderr, exit 1, no files."""
+    """CRITICAL over 100 lines: the escalation on stderr, exit 1, no files."""
     many = write_jsonl(tmp_path / "m.jsonl", [{**TABLE, "from_agent": f"a{i}"} for i in range(34)])
     code, _, err = _run("--phase", "1", "--bank", str(tmp_path / "b"), str(many))
     assert code == 1 and "Options: (1) increase budget" in err

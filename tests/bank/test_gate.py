@@ -14,7 +14,7 @@ from .conftest import DATE, JWT, TABLE, TYPO, Gate, snapshot
 
 
 def test_confirmation_line_counts_bands_and_cross_refs(gate: Gate) -> None:
-    """The seed's line: N compressed, M CRITICAL, P HIGH, K cross-refs (the table is M0001)."""
+    """The confirmation line: N compressed, M CRITICAL, P HIGH, K cross-refs (the table is M0001)."""
     report = gate("1", [TABLE, JWT, TYPO])
     assert (
         report.confirmation()
@@ -104,7 +104,7 @@ def test_partial_is_compressed_with_a_warning_and_at_least_medium(gate: Gate, ba
 
 
 def test_critical_lines_over_100_escalate_and_write_nothing(gate: Gate, bank: Path) -> None:
-    """34 CRITICAL entries need 102 lines: escalation with the seed's three options; no file changes."""
+    """34 CRITICAL entries need 102 lines: escalation with its three options; no file changes."""
     gate("0", [TYPO])
     before = snapshot(bank)
     many = [

@@ -41,7 +41,7 @@ def test_endpoints_need_a_method_and_path_or_an_api_path(gate: Gate, bank: Path)
 
 
 def test_only_critical_entries_create_entities(gate: Gate, bank: Path) -> None:
-    """A HIGH entry naming an endpoint adds no entity (seed §7: CRITICAL entry mentions ...)."""
+    """A HIGH entry naming an endpoint adds no entity (only CRITICAL entries create entities)."""
     report = gate(
         "1",
         [
@@ -152,7 +152,7 @@ SEED_INDEX = """# Cross-Reference Index
 
 
 def test_the_seeds_own_index_loads_and_new_ids_follow_it(gate: Gate, bank: Path) -> None:
-    """The seed's example index (no counter file): kept row for row; new IDs start after E0001/M0001."""
+    """The documented example index (no counter file): kept row for row; new IDs start after E0001/M0001."""
     (bank / "_xref").mkdir(parents=True)
     (bank / "_xref/index.md").write_text(SEED_INDEX)
     gate("3", [_crit("Added POST /auth/login and DELETE /api/session")], feature="auth-jwt")

@@ -1,4 +1,4 @@
-"""The ZZ hand-off artifact: the seed's format, masks per downstream agent, state-driven content."""
+"""The ZZ hand-off artifact: the documented format, masks per downstream agent, state-driven content."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every input is read with a limit (issue 17 item 6): endless or huge inputs give one line, fast.
+"""Every input is read with a limit: endless or huge inputs give one line, fast.
 
 ``/dev/zero`` and a 2 GB (sparse) file reach ``score``, ``compress``, ``stats``, ``batch``, ``gate``
 and ``session --hook`` through the real entry point. Most cases lower the limit with

@@ -1,4 +1,4 @@
-"""Issue 17 item 8 through the real entry point: what we print is safe to print, odd settings are one line.
+"""Through the real entry point: what we print is safe to print, odd settings are one line.
 
 * terminal escape sequences, controls and bidi overrides in an entry or a transcript never reach stdout;
 * a malformed ``SUMMARIZER_ENGRAM_URL`` is one line (exit 1), and ``session`` still prints its summary;

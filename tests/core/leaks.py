@@ -1,4 +1,4 @@
-"""The leak classes of the adversarial review (issue 17), one realistic line each, with the secret
+"""The leak classes of the adversarial review (docs/scrubbing.md), one realistic line each, with the secret
 substrings that must never survive scrubbing. Shared by the unit tests and the path tests."""
 
 from __future__ import annotations

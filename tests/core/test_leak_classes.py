@@ -1,4 +1,4 @@
-"""Issue 17's leak classes: each one redacted by ``scrub`` and ``LineScrubber`` alike, offsets into
+"""The review's leak classes: each one redacted by ``scrub`` and ``LineScrubber`` alike, offsets into
 the original, and the look-alike lines left alone."""
 
 from __future__ import annotations

@@ -40,7 +40,7 @@ def test_the_corpus_is_big_enough() -> None:
 
 
 def test_the_positive_corpus_covers_every_secret_type() -> None:
-    """Every kind the seed and SPEC.md list has at least one positive case."""
+    """Every kind docs/scrubbing.md lists has at least one positive case."""
     kinds = {kind for _, pairs in POSITIVES for kind, _ in pairs}
     assert kinds >= {
         "ssh_private_key",

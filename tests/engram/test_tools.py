@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from summarizer_engram.store import Store
-from summarizer_engram.tool_specs import INSTRUCTIONS, PROFILES, TOOL_SPECS, resolve_tools
+from summarizer_engram.tool_specs import INSTRUCTIONS, PROFILES, TOOLS, resolve_tools
 from summarizer_engram.tools import HANDLERS, int_arg
 
 LEARNINGS = (
@@ -215,16 +215,16 @@ def test_a_closed_store_gives_tool_errors_not_exceptions(store: Store) -> None:
 
 def test_registry_matches_engram() -> None:
     """Case 59."""
-    assert set(TOOL_SPECS) == set(HANDLERS) and len(TOOL_SPECS) == 14
+    assert set(TOOLS) == set(HANDLERS) and len(TOOLS) == 14
     assert len(PROFILES["agent"]) == 11 and len(PROFILES["admin"]) == 3
     assert not set(PROFILES["agent"]) & set(PROFILES["admin"])
-    assert {n for n, s in TOOL_SPECS.items() if s.core} == {
+    assert {n for n, s in TOOLS.items() if s.core} == {
         "mem_search",
         "mem_save",
         "mem_context",
         "mem_session_summary",
     }
-    assert {n for n, s in TOOL_SPECS.items() if s.read_only} == {
+    assert {n for n, s in TOOLS.items() if s.read_only} == {
         "mem_search",
         "mem_context",
         "mem_get_observation",
@@ -232,28 +232,28 @@ def test_registry_matches_engram() -> None:
         "mem_stats",
         "mem_timeline",
     }
-    assert {n for n, s in TOOL_SPECS.items() if s.destructive} == {"mem_delete"}
-    assert all(s.title for s in TOOL_SPECS.values())
+    assert {n for n, s in TOOLS.items() if s.destructive} == {"mem_delete"}
+    assert all(s.title for s in TOOLS.values())
     for name in ("mem_save", "mem_search", "mem_context", "mem_session_summary"):
         assert name in INSTRUCTIONS
-    schema = TOOL_SPECS["mem_timeline"].input_schema()
+    schema = TOOLS["mem_timeline"].input_schema()
     assert schema["required"] == ["observation_id"] and schema["properties"]["before"]["type"] == "number"
 
 
 @pytest.mark.parametrize(
     ("selection", "expected"),
     [
-        ("", set(TOOL_SPECS)),
-        ("all", set(TOOL_SPECS)),
+        ("", set(TOOLS)),
+        ("all", set(TOOLS)),
         ("agent", set(PROFILES["agent"])),
         ("admin", set(PROFILES["admin"])),
-        ("agent,admin", set(TOOL_SPECS)),
+        ("agent,admin", set(TOOLS)),
         ("mem_save,mem_search", {"mem_save", "mem_search"}),
         ("agent,mem_delete", {*PROFILES["agent"], "mem_delete"}),
-        ("mem_save,all", set(TOOL_SPECS)),
+        ("mem_save,all", set(TOOLS)),
         (" mem_save , mem_search ", {"mem_save", "mem_search"}),
         ("mem_save,,", {"mem_save"}),
-        (",,,", set(TOOL_SPECS)),
+        (",,,", set(TOOLS)),
     ],
 )
 def test_resolve_tools(selection: str, expected: set[str]) -> None:

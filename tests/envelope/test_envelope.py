@@ -201,7 +201,7 @@ def test_secrets_are_scrubbed_and_handles_are_not() -> None:
 
 
 def test_each_handle_kind_maps_to_its_recovery_call() -> None:
-    """The seed's calls, with snake_case parameters."""
+    """The documented calls, with snake_case parameters."""
     assert recovery_call("transaction", "tx_1") == 'workspace_edit {action: "show", transaction_id: "tx_1"}'
     assert recovery_call("job", "job_1") == 'workspace_command {action: "status", job_id: "job_1"}'
     assert recovery_call("board", "todo_1") == 'workspace_tasks {action: "show", board_id: "todo_1"}'

@@ -32,7 +32,7 @@ def _server() -> ModuleType:
 
 @pytest.fixture
 def litellm_offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A dummy key, and litellm's async calls routed through httpx so respx sees them (SPEC.md)."""
+    """A dummy key, and litellm's async calls routed through httpx so respx sees them."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before the import: no cost-map download
     import litellm

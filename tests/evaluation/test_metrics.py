@@ -84,5 +84,5 @@ def test_hallucinations_are_concrete_tokens_absent_from_the_input() -> None:
     ],
 )
 def test_format_follows_the_band(band: str, text: str, problem: str | None) -> None:
-    """CRITICAL 3 lines, HIGH 2, MEDIUM and LOW one line of the seed's shape."""
+    """CRITICAL 3 lines, HIGH 2, MEDIUM and LOW one line of the documented shape."""
     assert format_problem(text, band) == problem  # type: ignore[arg-type]

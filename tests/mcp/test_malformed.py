@@ -1,4 +1,4 @@
-"""Hostile JSON-RPC over raw stdio (issue 17 item 8): every request with an id gets an answer.
+"""Hostile JSON-RPC over raw stdio: every request with an id gets an answer.
 
 The SDK drops a line it cannot read as a JSON-RPC message, so a client waiting on that id would
 hang. ``summarizer mcp`` answers each with a JSON-RPC error, answers bad tool arguments with a

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from mcp_types import CallToolResult, TextContent
 from summarizer_engram import MemoryBackend, Store
-from summarizer_engram.tool_specs import TOOL_SPECS
+from summarizer_engram.tool_specs import TOOLS
 from summarizer_engram.tools import HANDLERS
 
 from summarizer.core.errors import StorageError
@@ -59,7 +59,7 @@ def test_engram_tools_are_listed_with_engrams_schemas_and_annotations(
 ) -> None:
     """Names, input schemas, titles and hints are engram's own."""
     tools = {t.name: t for t in asyncio.run(_server(settings, store, tmp_path).list_tools())}
-    for name, spec in TOOL_SPECS.items():
+    for name, spec in TOOLS.items():
         assert tools[name].input_schema == spec.input_schema()
         assert tools[name].annotations is not None
         assert tools[name].annotations.read_only_hint is spec.read_only

@@ -1,4 +1,4 @@
-"""Budget rules for what is not a failure (issue 13): grouped warnings, collapsed all-pass runs,
+"""Budget rules for what is not a failure: grouped warnings, collapsed all-pass runs,
 merged measurement repeats and file-factored dense output, each keeping every coordinate."""
 
 from __future__ import annotations

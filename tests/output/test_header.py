@@ -1,4 +1,4 @@
-"""The header an agent reads first: runner counts, whole test ids, a real first error (issue 13)."""
+"""The header an agent reads first: runner counts, whole test ids, a real first error."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reproductions of the losses found on outputs the corpus had not seen (issue 13), one per class.
+"""Reproductions of the losses found on outputs the corpus had not seen, one per class.
 
 Each case plants real-shaped failure lines into real noise (a ``find`` listing, HDFS INFO records)
 and checks that the failure survives a small target, where before it was dropped as noise.

@@ -1,4 +1,4 @@
-"""Metamorphic property (issue 13): planting real failure lines into large real noise never loses one.
+"""Metamorphic property: planting real failure lines into large real noise never loses one.
 
 For every failure family, K real-shaped error lines (or blocks) are planted at random positions in
 real noise (a ``find`` listing, LogHub HDFS INFO records, ``pip -vv`` output, a 600-test all-pass

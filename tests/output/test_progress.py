@@ -1,4 +1,4 @@
-"""Progress on stderr for inputs over 50 MB (issue 13): shown past the threshold, on one line."""
+"""Progress on stderr for inputs over 50 MB: shown past the threshold, on one line."""
 
 from __future__ import annotations
 

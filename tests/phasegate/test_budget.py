@@ -1,4 +1,4 @@
-"""Budget plans per SPEC.md "Budget", including the seed's corrected examples."""
+"""Budget plans per docs/phase-gate.md, including the corrected original examples."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def test_per_phase_budget_rejects_zero_phases() -> None:
     ],
 )
 def test_carryover_is_floor_of_20_percent_of_unused(budget: float, used: float, carried: int) -> None:
-    """12 budgeted, 4 used: 8 unused, 1 carried (the seed's "8 lines carried" is wrong)."""
+    """12 budgeted, 4 used: 8 unused, 1 carried (the original "8 lines carried" is wrong)."""
     assert carryover(budget, used) == carried
 
 
@@ -60,7 +60,7 @@ def seed_phases() -> list[tuple[str | None, list[BudgetItem]]]:
 
 
 def test_seed_budget_example_with_corrected_carryover() -> None:
-    """Seed §6: phase 1 uses 4 of 12 and carries 1 (not 8); phase 2 has 13, D is expanded, 5.5 used."""
+    """Example: phase 1 uses 4 of 12 and carries 1 (not 8); phase 2 has 13, D is expanded, 5.5 used."""
     plan = plan_batch(seed_phases())
     one, two = plan.phases
     assert (one.budget, one.used, one.carryover) == (12, 4, 1)
@@ -69,7 +69,7 @@ def test_seed_budget_example_with_corrected_carryover() -> None:
     assert modes == {"C": ("expanded", 3), "D": ("expanded", 2), "E": ("aggressive", 0.5)}
     assert two.used == 5.5
     assert plan.used == 9.5
-    # The seed says D saw "20 remaining lines"; after minimum costs 13 - 4.5 = 8.5 remain.
+    # The original example says D saw "20 remaining lines"; after minimum costs 13 - 4.5 = 8.5 remain.
     assert two.available - (3 + 1 + 0.5) == 8.5
     assert two.carryover == 1  # floor(0.2 x 7.5)
 
@@ -104,7 +104,7 @@ def test_critical_is_never_reduced_past_the_budget_and_the_plan_says_so() -> Non
 
 
 def test_more_than_five_critical_raise_the_overflow_flag() -> None:
-    """6 CRITICAL in a phase: the seed's "Budget risk" flag; 5 is fine."""
+    """6 CRITICAL in a phase: the "Budget risk" flag; 5 is fine."""
     six = allocate_phase([BudgetItem(str(i), 0.9, "CRITICAL") for i in range(6)], budget=12, phase="3")
     five = allocate_phase([BudgetItem(str(i), 0.9, "CRITICAL") for i in range(5)], budget=12, phase="3")
     assert any("Phase 3 has 6 > 5 CRITICAL entries. Budget risk." in f for f in six.flags)

@@ -104,7 +104,7 @@ def write_jsonl(path: Path, *entries: dict[str, object]) -> Path:
 
 
 def test_batch_prints_the_plan(tmp_path: Path) -> None:
-    """The seed's two phases: modes, carryover, total."""
+    """The documented two phases: modes, carryover, total."""
     path = write_jsonl(
         tmp_path / "b.jsonl",
         {"summary": "New table orders with foreign key", "phase": "1", "from": "demeter", "to": "hermes"},

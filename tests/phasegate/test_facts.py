@@ -8,13 +8,13 @@ from summarizer.phasegate.facts import extract_facts, gotcha_sentence, sentences
 
 
 def test_seed_zz_example_hermes() -> None:
-    """The seed's ZZ example: two endpoints with their methods."""
+    """The documented ZZ example: two endpoints with their methods."""
     f = extract_facts("Added POST /auth/login and POST /auth/refresh endpoints with JWT rotation.")
     assert f.endpoints == ("POST /auth/login", "POST /auth/refresh")
 
 
 def test_seed_zz_example_demeter() -> None:
-    """Table, foreign key and columns from the seed's Demeter entry; a function call is no column."""
+    """Table, foreign key and columns from the documented Demeter entry; a function call is no column."""
     f = extract_facts(
         "Created `refresh_tokens` table with FK to `users`, hashed token, expires_at, revoked_at. "
         "Hermes needs the TokenService to call `create_refresh_token()`."

@@ -1,4 +1,4 @@
-"""The keyword map: every row's test vectors, and the SPEC.md examples spelled out."""
+"""The keyword map: every row's test vectors, and the documented examples spelled out."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_every_row_has_vectors_on_both_sides() -> None:
     assert all(c.matches and c.rejects for c in CONCEPTS)
 
 
-SPEC_VECTORS = {
+CONCEPT_VECTORS = {
     "auth": (
         ["auth", "authn", "authz", "authentication", "authorize", "authorized", "authorization"],
         ["author", "authored"],
@@ -52,10 +52,10 @@ SPEC_VECTORS = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(SPEC_VECTORS))
+@pytest.mark.parametrize("name", sorted(CONCEPT_VECTORS))
 def test_spec_examples_hold(name: str) -> None:
-    """SPEC.md "Scoring": the concept examples, case-insensitive, whole words or stems as ruled."""
-    positives, negatives = SPEC_VECTORS[name]
+    """docs/phase-gate.md: the concept examples, case-insensitive, whole words or stems as ruled."""
+    positives, negatives = CONCEPT_VECTORS[name]
     for text in positives:
         assert name in names(text), text
         assert name in names(text.upper()), text.upper()
@@ -64,7 +64,7 @@ def test_spec_examples_hold(name: str) -> None:
 
 
 def test_the_seed_example_finds_auth_which_the_seed_forgot() -> None:
-    """The worked example mentions ``auth``; the seed's hand calculation left it out."""
+    """The worked example mentions ``auth``; the original hand calculation left it out."""
     found = [c.name for c in find_concepts("Added JWT auth endpoint with refresh token rotation")]
     assert found == ["auth", "JWT", "token", "endpoint"]
 
@@ -89,7 +89,7 @@ def test_multi_word_concepts_need_their_phrase() -> None:
 
 
 def test_concept_lookup_by_name() -> None:
-    """Rows are addressable by the seed's keyword."""
+    """Rows are addressable by their keyword."""
     assert concept("JWT").impact == 0.8
     with pytest.raises(KeyError):
         concept("nope")

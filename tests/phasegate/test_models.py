@@ -33,7 +33,7 @@ def test_unknown_status_is_an_error_listing_the_choices() -> None:
 
 
 def test_aliases_from_to_agent_files() -> None:
-    """The seed's batch shape (from/to/agent) and a comma-separated files string are accepted."""
+    """The common batch shape (from/to/agent) and a comma-separated files string are accepted."""
     e = SubtaskSummary.model_validate(
         {"summary": "x", "from": "Hermes", "to": "Aphrodite, Demeter", "files": "a.py, b.py"}
     )

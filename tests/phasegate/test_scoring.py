@@ -1,4 +1,4 @@
-"""Priority scoring per SPEC.md "Scoring": weights, dimensions, rounding, bands, preflight."""
+"""Priority scoring per docs/phase-gate.md: weights, dimensions, rounding, bands, preflight."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def entry(**fields: object) -> SubtaskSummary:
 
 
 def test_seed_example_scores_074_high() -> None:
-    """The seed's worked example, scored by the rules, is 0.74 HIGH."""
+    """The classic worked example, scored by the rules, is 0.74 HIGH."""
     result = score_entry(SubtaskSummary.model_validate(SEED_EXAMPLE))
     assert (result.score, result.priority) == (0.74, "HIGH")
     assert result.dimensions.as_dict() == {
@@ -45,8 +45,8 @@ def test_seed_example_scores_074_high() -> None:
 
 
 def test_seed_example_is_not_071_because_auth_sets_impact_to_1() -> None:
-    """Why not the seed's 0.71: it forgot ``auth`` (impact 1.0); with JWT/endpoint/token alone
-    the impact max is 0.9, which gives exactly the seed's 0.71."""
+    """Why not the hand-computed 0.71: it forgot ``auth`` (impact 1.0); with JWT/endpoint/token alone
+    the impact max is 0.9, which gives exactly that 0.71."""
     result = score_entry(SubtaskSummary.model_validate(SEED_EXAMPLE))
     assert "auth" in result.keywords
     assert result.dimensions.impact == 1.0

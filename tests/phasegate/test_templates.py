@@ -110,7 +110,7 @@ def test_themis_to_any_carries_verdict_issues_coverage() -> None:
 
 
 def test_no_details_falls_back_to_the_riskiest_category() -> None:
-    """The seed example names no path or code: the why line explains the auth risk instead."""
+    """The classic example names no path or code: the why line explains the auth risk instead."""
     seed = entry(
         summary="Added JWT auth endpoint with refresh token rotation", agent="hermes", to="aphrodite"
     )

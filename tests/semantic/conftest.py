@@ -62,7 +62,7 @@ def provider(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-a-real-key")
     import litellm
 
-    # async calls go through aiohttp, invisible to respx, unless this is set (SPEC.md)
+    # async calls go through aiohttp, invisible to respx, unless this is set
     monkeypatch.setattr(litellm, "disable_aiohttp_transport", True)
     return request.param  # type: ignore[no-any-return]
 
@@ -96,7 +96,7 @@ def make_service(library: PromptLibrary) -> Callable[..., Summarizer]:
 
 @pytest.fixture
 def hermes_entry() -> SubtaskSummary:
-    """The seed's JWT example, Hermes handing over to Aphrodite."""
+    """The classic JWT example, Hermes handing over to Aphrodite."""
     return SubtaskSummary.model_validate(
         {
             "summary": "Added JWT auth endpoint POST /api/auth/refresh with refresh token rotation; "

@@ -1,4 +1,4 @@
-"""The hostile-answer corpus (issue 17 item 2): every obeying answer is rejected and lands nowhere.
+"""The hostile-answer corpus: every obeying answer is rejected and lands nowhere.
 
 ``corpus/hostile_answers.json`` (versioned) holds entries whose data may carry an injection, in
 several languages and encodings, each with the answer a model that OBEYED it (or invented a concrete

@@ -117,7 +117,7 @@ def test_editing_one_prompt_leaves_the_others_digest_alone(prompt_dir: Path) -> 
 def test_agent_pair_variant_decides_what_to_include(
     library: PromptLibrary, from_agent: str, to_agents: tuple[str, ...], expected: str
 ) -> None:
-    """The seed's variant table, in both the CRITICAL and the HIGH prompt."""
+    """The variant table of docs/phase-gate.md, in both the CRITICAL and the HIGH prompt."""
     for name in ("critical", "high"):
         rendered = library.render(name, _entry_values(from_agent, to_agents))
         assert expected in rendered.user

@@ -1,4 +1,4 @@
-"""Concurrent `session` runs on one project and day keep the union of their items (issue 17.3)."""
+"""Concurrent `session` runs on one project and day keep the union of their items."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ def _big() -> SessionDocument:
 
 
 def test_render_uses_the_seed_format_with_a_date_only_header() -> None:
-    """Header without time, sections in the seed's order, empty sections omitted."""
+    """Header without time, sections in the documented order, empty sections omitted."""
     text = render(
         _doc(
             decisions=["Use a Clock protocol"],

@@ -18,7 +18,7 @@ def test_a_failure_outranks_the_decision_it_mentions() -> None:
 
 
 def test_each_category_is_found_by_its_keywords() -> None:
-    """Decisions, discoveries, progress and open questions from the seed's keyword lists."""
+    """Decisions, discoveries, progress and open questions from the keyword lists."""
     found = extract(
         _said(
             "Let's use SQLite with WAL for the queue.",

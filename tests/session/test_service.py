@@ -59,7 +59,7 @@ def _stored(store: Store, day: str = DAY) -> tuple[str, int]:
 def test_a_due_session_is_saved_under_the_day_topic_and_reported(
     claude_code: Transcript, store: Store, marks: FileMarks
 ) -> None:
-    """The document lands as type 'session' at the day's topic; the report is the seed's."""
+    """The document lands as type 'session' at the day's topic; the report is the documented one."""
     report = _run(claude_code, store, marks)
     assert report.action == "saved" and report.due
     content, _ = _stored(store)
@@ -78,7 +78,7 @@ def test_a_due_session_is_saved_under_the_day_topic_and_reported(
 def test_running_twice_leaves_the_same_stored_document_and_no_new_revision(
     claude_code: Transcript, store: Store, marks: FileMarks
 ) -> None:
-    """The seed's idempotency rule: a forced re-run changes nothing in engram."""
+    """The idempotency rule: a forced re-run changes nothing in engram."""
     _run(claude_code, store, marks, force=True)
     first = _stored(store)
     second = _run(claude_code, store, marks, force=True)

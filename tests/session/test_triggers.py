@@ -1,4 +1,4 @@
-"""The trigger rules fire and hold off as the seed and SPEC say, on a realistic session."""
+"""The trigger rules fire and hold off as docs/session.md says, on a realistic session."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 
 Each story is ordinary work on a made-up codebase, written turn by turn the way a user and an
 agent talk. Facts are what a resumed agent must know: the goal, every instruction the user gave,
-the next step, and the decisions, failures and files of the seed's format.
+the next step, and the decisions, failures and files of the session document.
 """
 
 from __future__ import annotations
