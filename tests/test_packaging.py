@@ -48,13 +48,15 @@ def test_wheel_ships_type_markers(wheel: Path) -> None:
 
 
 def test_wheel_ships_every_room_of_the_package(wheel: Path) -> None:
-    """Each feature room (phasegate, semantic, envelope, output, bank, session, evaluation, agents, cli)
-    is in the wheel with every module the source tree has, and the OpenCode plugin rides along."""
+    """Every room (the kernel in core, the features, and the edges cli, mcp and agents) is in the
+    wheel with every module the source tree has, and the OpenCode plugin rides along."""
     names = set(zipfile.ZipFile(wheel).namelist())
     source = ROOT / "summarizer"
     rooms = sorted(p.parent.name for p in source.glob("*/__init__.py"))
-    assert {"phasegate", "semantic", "envelope", "agents"} <= set(rooms)
+    assert {"core", "mcp", "cli", "agents", "phasegate", "semantic", "envelope"} <= set(rooms)
     for room in rooms:
         for module in (source / room).glob("*.py"):
             assert f"summarizer/{room}/{module.name}" in names, f"{room}/{module.name} is not packaged"
     assert "summarizer/agents/opencode_plugin.js" in names
+    for module in ("core/settings.py", "core/errors.py", "mcp/server.py", "mcp/stdio.py", "cli/agents.py"):
+        assert f"summarizer/{module}" in names

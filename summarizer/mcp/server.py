@@ -25,9 +25,7 @@ import importlib
 import importlib.util
 import inspect
 import json
-import os
-import sys
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,12 +39,15 @@ from summarizer.core.errors import InputError, StorageError, SummarizerError
 from summarizer.core.inputs import json_object, read_text
 from summarizer.core.scrub import scrub
 from summarizer.core.settings import Settings
+from summarizer.mcp.stdio import serve_stdio
 
 if TYPE_CHECKING:
     from summarizer_engram import MemoryBackend
     from summarizer_engram.tool_specs import ToolSpec
 
-__all__ = ["INSTRUCTIONS", "Memory", "build_server", "serve"]
+    from summarizer.output import OutputResult
+
+__all__ = ["INSTRUCTIONS", "Memory", "build_server", "output_reply", "serve"]
 
 INSTRUCTIONS = (
     "summarizer also keeps a coding agent's context small without losing what matters. Compression tools: "
@@ -90,6 +91,20 @@ def _failure(exc: Exception) -> CallToolResult:
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=1, default=str)
+
+
+def output_reply(result: OutputResult, *, envelope: bool = False) -> str:
+    """The text an agent gets back from ``output_compress``: what ``summarizer output`` prints.
+
+    The JSON envelope used to be the reply, and it cost 3.4-5x the ``compressed_tokens`` it reported
+    (and more than the input itself for a pass-through). An agent needs the text: the header with
+    the exit code, failing tests and first error, the kept lines, and the restore hint as the last
+    line. The envelope is there when asked for (``envelope: true``), e.g. by a tool that wants the
+    coordinates as data. A pass-through is the input's text, once, never wrapped.
+    """
+    if envelope:
+        return _json(result.model_dump(mode="json"))
+    return result.text
 
 
 Memory = SharedMemory
@@ -184,145 +199,9 @@ def serve(tools: str = "") -> None:
     settings = app.load_settings()
     memory = Memory(settings)
     try:
-        anyio.run(_serve_stdio, build_server(settings, tools=tools, memory=memory))
+        anyio.run(serve_stdio, build_server(settings, tools=tools, memory=memory))
     finally:
         memory.close()
-
-
-# -- the stdio transport, guarded -------------------------------------------------------------------
-# The SDK drops a line it cannot read as a JSON-RPC message (a missing "jsonrpc", params that are not
-# an object, JSON nested too deeply, a 5,000-digit number, a huge line), so a client waiting on that
-# id hangs. Each such line becomes a synthetic request to _REJECTED carrying the id and the reason;
-# the pump answers it with a JSON-RPC error instead of passing it to the SDK. A line without a
-# readable id (a broken notification) cannot be answered and is only logged.
-_REJECTED = "summarizer/rejected"
-_NULL_ID = "summarizer/null-id"
-MAX_MESSAGE_BYTES = 64 << 20
-"""One JSON-RPC line (so every tool argument): transcripts and logs fit, an endless stream does not.
-``SUMMARIZER_MCP_MAX_MESSAGE_BYTES`` changes it (same forms as ``SUMMARIZER_MAX_INPUT_BYTES``)."""
-
-
-def _rejection(line: str) -> str | None:
-    """``None`` for a line the SDK can read; else the synthetic request that answers its sender."""
-    import mcp_types
-
-    from summarizer.core.jsonio import request_id
-
-    try:
-        parsed = mcp_types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-    except Exception:  # pydantic's error: judged again below, with our own reader
-        parsed = None
-    # The SDK reads {"id": {...}, "method": ...} as a notification and never answers it.
-    if parsed is not None and not (isinstance(parsed, mcp_types.JSONRPCNotification) and '"id"' in line):
-        return None
-    code, message, ident, null_id = mcp_types.INVALID_REQUEST, "not a JSON-RPC 2.0 request", None, False
-    try:
-        value = json.loads(line)
-    except json.JSONDecodeError as exc:
-        code, message = mcp_types.PARSE_ERROR, f"parse error: {exc.msg} at column {exc.colno}"
-    except RecursionError:
-        code, message = mcp_types.PARSE_ERROR, "the message is nested too deeply to read; flatten it"
-    except ValueError as exc:  # a number longer than Python converts
-        code, message = mcp_types.PARSE_ERROR, f"the message holds a value that cannot be read ({exc})"[:200]
-    else:
-        if isinstance(value, dict):
-            ident = value.get("id")
-            message = 'invalid request: needs jsonrpc "2.0", a string method and object params'
-            if "id" in value and (isinstance(ident, bool) or not isinstance(ident, int | str)):
-                message = "invalid request: the id must be a string or an integer"
-                ident, null_id = _NULL_ID, True  # JSON-RPC: an unreadable id is answered with null
-    if ident is None:
-        ident = request_id(line)
-    if isinstance(ident, bool) or not isinstance(ident, int | str):
-        sys.stderr.write(f"summarizer mcp: dropped a message without a usable id ({message})\n")
-        return ""
-    params = {"code": code, "message": message, "null_id": null_id}
-    return json.dumps({"jsonrpc": "2.0", "id": ident, "method": _REJECTED, "params": params})
-
-
-async def _stdin_lines(limit: int = MAX_MESSAGE_BYTES) -> AsyncIterator[str]:
-    """The lines of stdin, each at most ``limit`` bytes; a longer one is skipped and answered."""
-    import anyio
-
-    buffer = sys.stdin.buffer
-    while raw := await anyio.to_thread.run_sync(buffer.readline, limit + 1):
-        if len(raw) > limit and not raw.endswith(b"\n"):
-            head = raw[: 1 << 16].decode("utf-8", "replace")
-            rest = b""
-            while not rest.endswith(b"\n"):  # drain the oversized line without keeping it
-                if not (rest := await anyio.to_thread.run_sync(buffer.readline, 1 << 20)):
-                    break
-            ident = _id_or_none(head)
-            if ident is not None:
-                yield json.dumps(
-                    {
-                        "jsonrpc": "2.0",
-                        "id": ident,
-                        "method": _REJECTED,
-                        "params": {
-                            "code": -32600,
-                            "message": f"request larger than {limit} bytes; send less, or a path",
-                        },
-                    }
-                )
-            continue
-        line = raw.decode("utf-8", "replace")
-        if not line.strip():
-            continue
-        rejected = _rejection(line)
-        if rejected is None:
-            yield line
-        elif rejected:
-            yield rejected
-
-
-def _id_or_none(text: str) -> int | str | None:
-    from summarizer.core.jsonio import request_id
-
-    ident = request_id(text)
-    return None if isinstance(ident, bool) else ident
-
-
-async def _serve_stdio(server: MCPServer[Any]) -> None:
-    """``server.run()`` over stdio, with :func:`_stdin_lines` in front of the SDK's reader."""
-    import anyio
-    import mcp_types
-    from mcp.server.stdio import stdio_server
-    from mcp.shared._context_streams import create_context_streams
-    from mcp.shared.message import SessionMessage
-
-    # The SDK's own loop (MCPServer.run_stdio_async) with our stdin; the low-level server has no
-    # public accessor on MCPServer 2.x, hence the one private attribute read here.
-    lowlevel = server._lowlevel_server
-    from summarizer.core.jsonio import input_limit
-
-    configured = os.environ.get("SUMMARIZER_MCP_MAX_MESSAGE_BYTES", "")
-    limit = input_limit({"SUMMARIZER_MAX_INPUT_BYTES": configured}) if configured else MAX_MESSAGE_BYTES
-    stdin: Any = _stdin_lines(limit)
-    # any async iterator of lines serves as stdin; the SDK types an AsyncFile
-    async with stdio_server(stdin=stdin) as (read_stream, write_stream):
-        inbound_writer, inbound = create_context_streams[SessionMessage | Exception](0)
-
-        async def pump() -> None:
-            async with inbound_writer:
-                async for item in read_stream:
-                    request = item.message if isinstance(item, SessionMessage) else None
-                    if isinstance(request, mcp_types.JSONRPCRequest) and request.method == _REJECTED:
-                        params = request.params or {}
-                        error = mcp_types.ErrorData(
-                            code=int(params.get("code", -32600)),
-                            message=str(params.get("message", "invalid request")),
-                        )
-                        ident = None if params.get("null_id") else request.id
-                        reply = mcp_types.JSONRPCError(jsonrpc="2.0", id=ident, error=error)
-                        await write_stream.send(SessionMessage(reply))
-                    else:
-                        await inbound_writer.send(item)
-
-        async with anyio.create_task_group() as group:
-            group.start_soon(pump)
-            await lowlevel.run(inbound, write_stream, lowlevel.create_initialization_options())
-            group.cancel_scope.cancel()
 
 
 def _entry(value: dict[str, Any] | str, source: str = "entry") -> Any:
@@ -399,8 +278,6 @@ def _register_output(server: MCPServer[Any], settings: Settings) -> None:
             result = compress_output(
                 io.BytesIO(output.encode("utf-8")), app.build_originals(settings), options
             )
-            from summarizer.mcp.reply import output_reply
-
             return output_reply(result, envelope=envelope)
 
         return _guard(work)
