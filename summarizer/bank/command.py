@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from summarizer.bank.gate import Summarize, run_gate
-from summarizer.bank.request import GateRequest
+from summarizer.bank.request import MAX_SUMMARY_BYTES, GateRequest
 from summarizer.bank.sprint import close_sprint, default_learnings_dir, injection_block, with_inject_hints
 from summarizer.core.errors import InputError
 
@@ -37,6 +37,7 @@ class GateCall:
     close_sprint: bool = False
     inject: str | None = None
     repair: bool = False
+    max_summary_kb: int = MAX_SUMMARY_BYTES // 1024
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +77,7 @@ def run_gate_call(call: GateCall, summarize: Summarize | None = None) -> GateOut
         feature=call.feature,
         final=call.final,
         learnings=call.learnings or default_learnings_dir(call.root),
+        max_summary_bytes=call.max_summary_kb * 1024,
     )
     report = run_gate(call.root, request, summarize=summarize)
     report = with_inject_hints(report, call.root, default_root=call.default_root, learnings=call.learnings)

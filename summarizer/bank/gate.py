@@ -35,7 +35,7 @@ from summarizer.bank.entry import BankEntry
 from summarizer.bank.handoff import resolved_by_links, unfinished_rows
 from summarizer.bank.layout import BankState, load_state
 from summarizer.bank.phase_plan import PlanContext, apply_artifacts, apply_entries
-from summarizer.bank.prepare import prepare_entries
+from summarizer.bank.prepare import full_summary_name, prepare_entries
 from summarizer.bank.progress_log import ProgressLog, render_progress_log
 from summarizer.bank.report import GateReport
 from summarizer.bank.request import GateRequest, Summarize
@@ -127,6 +127,10 @@ def plan_gate(state: BankState, request: GateRequest) -> GatePlan:
             return
         plan.writes.append((path, text))
 
+    for p in batch[0]:
+        if p.full is not None:  # a cut summary stays restorable: its full scrubbed text, archived
+            title = f"# Full summary — {p.date} — phase {p.phase}: {p.agent} (content hash {p.digest})"
+            stage(paths.root / full_summary_name(p.digest), f"{title}\n\n{p.full.rstrip()}\n")
     stage(paths.next_ids, render_next_ids(state.xref.next_ids) if state.xref.added else None)
     stage(paths.xref, render_xref(state.xref))
     if archived:

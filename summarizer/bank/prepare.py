@@ -20,7 +20,7 @@ from summarizer.phasegate.scoring import Score, score_entry
 from summarizer.phasegate.service import scrub_entry
 from summarizer.phasegate.templates import first_sentence
 
-__all__ = ["Prepared", "Unfinished", "prepare_entries"]
+__all__ = ["Prepared", "Unfinished", "full_summary_name", "prepare_entries"]
 
 _PHASE_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._]*$")
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._:/ -]{0,63}$")
@@ -40,6 +40,7 @@ class Prepared:
     redactions: int
     explicit: str | None = None  # the entry's own id/subtask, if it has one
     subtask: str = "#1"  # assigned against the bank (subtasks.assign)
+    full: str | None = None  # the whole scrubbed summary when it was cut (archived by the gate)
 
     @property
     def agent(self) -> str:
@@ -71,6 +72,31 @@ class Unfinished:
 def _reason(clean: SubtaskSummary) -> str:
     why = clean.status_note or (clean.blockers if clean.status == "blocked" else None)
     return shorten(why or first_sentence(clean.summary), 100)
+
+
+def full_summary_name(digest: str) -> str:
+    """Where a cut summary's full (scrubbed) text is archived, relative to the bank root."""
+    return f"_notes/archive/summaries/{digest}.md"
+
+
+def _size(text: str) -> str:
+    size = len(text.encode("utf-8"))
+    return f"{size / 1048576:.1f} MB" if size >= 1048576 else f"{size / 1024:.0f} KB"
+
+
+def _cut_summary(entry: SubtaskSummary, limit: int) -> tuple[str | None, int, SubtaskSummary]:
+    """A summary over ``limit`` UTF-8 bytes: scrubbed whole, then cut at a word boundary.
+
+    The gate's text rules (order detection, facts, templates) then see at most ``limit`` bytes;
+    the full scrubbed text is returned so the gate can archive it (the cut part stays
+    restorable). Returns (full text or None, redactions in it, the entry to use).
+    """
+    if len(entry.summary) <= limit // 4 or len(entry.summary.encode("utf-8")) <= limit:
+        return None, 0, entry
+    full, found = scrub(entry.summary)
+    head = full.encode("utf-8")[:limit].decode("utf-8", errors="ignore")
+    cut = head.rsplit(None, 1)[0] if " " in head[-200:] or "\n" in head[-200:] else head
+    return full, len(found), entry.replaced(summary=cut.rstrip() + " …")
 
 
 def _shown_status(clean: SubtaskSummary) -> str:
@@ -111,6 +137,13 @@ def prepare_entries(
         if explicit is not None and scrub(explicit)[1]:
             raise InputError(f"entry {number}: its id/subtask looks like a secret; use a plain name")
         date = entry.date or request.date
+        digest = content_hash(date, phase, entry.agent, entry.summary)
+        full, cut_found, entry = _cut_summary(entry, request.max_summary_bytes)
+        if full is not None:
+            flags.append(
+                f"entry {number} ({entry.agent}, phase {phase}): summary of {_size(full)} cut to "
+                f"{_size(entry.summary)}; the full scrubbed text is archived in {full_summary_name(digest)}"
+            )
         clean, redactions = scrub_entry(entry)
         score = score_entry(clean)
         if not score.compress or score.warning:
@@ -121,10 +154,11 @@ def prepare_entries(
             date=date,
             score=score,
             clean=clean,
-            digest=content_hash(date, phase, entry.agent, entry.summary),
+            digest=digest,
             title=clean.title or shorten(first_sentence(clean.summary), 60),
-            redactions=len(redactions),
+            redactions=len(redactions) + cut_found,
             explicit=explicit,
+            full=full,
         )
         if clean.verdict:
             reviews.append(prepared)

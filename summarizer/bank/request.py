@@ -15,9 +15,10 @@ from summarizer.core.errors import InputError
 from summarizer.phasegate.models import SubtaskSummary
 from summarizer.phasegate.scoring import Band
 
-__all__ = ["DEFAULT_ESTIMATED_PHASES", "GateRequest", "Summarize", "check_agent"]
+__all__ = ["DEFAULT_ESTIMATED_PHASES", "MAX_SUMMARY_BYTES", "GateRequest", "Summarize", "check_agent"]
 
 DEFAULT_ESTIMATED_PHASES = 8  # docs/memory-bank.md "Budget": used when a feature has no recorded plan
+MAX_SUMMARY_BYTES = 256 * 1024  # a longer summary is scrubbed, cut and its full text archived
 
 Summarize = Callable[[Sequence[tuple[SubtaskSummary, Band, tuple[str, ...]]]], list[tuple[str, ...]]]
 """``[(scrubbed entry, band, template lines)] -> [lines]``: the semantic-summary seam (an LLM)."""
@@ -56,8 +57,13 @@ class GateRequest:
     learnings: Path | None = None
     # entry number (1-based) -> semantic lines (unlabelled) for CRITICAL/HIGH entries; see run_gate
     semantic: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    max_summary_bytes: int = MAX_SUMMARY_BYTES
 
     def __post_init__(self) -> None:
+        if self.max_summary_bytes < 1024:
+            raise InputError(
+                f"the summary size limit must be at least 1 KB, not {self.max_summary_bytes} bytes"
+            )
         if self.estimated_phases is not None and self.estimated_phases < 1:
             raise InputError(f"--estimated-phases must be at least 1, not {self.estimated_phases!r}")
         if not self.feature.strip() or "\n" in self.feature or "<!--" in self.feature or "|" in self.feature:

@@ -83,6 +83,13 @@ def _entry_lines(settings: Settings) -> Summarize | None:
     "--inject", "inject", metavar="PHASE", help="Print the injection block for the phase after PHASE."
 )
 @click.option(
+    "--max-summary-kb",
+    type=click.IntRange(min=1),
+    default=256,
+    show_default=True,
+    help="A longer summary is scrubbed and cut (one-line warning); its full text is archived.",
+)
+@click.option(
     "--repair",
     is_flag=True,
     help="Remove the later copy of entries or log sections written twice by an earlier version.",
@@ -100,6 +107,7 @@ def gate(
     learnings: Path | None,
     close_sprint: bool,
     inject: str | None,
+    max_summary_kb: int,
     repair: bool,
     as_json: bool,
 ) -> None:
@@ -121,6 +129,7 @@ def gate(
         close_sprint=close_sprint,
         inject=inject,
         repair=repair,
+        max_summary_kb=max_summary_kb,
     )
     out = run_gate_call(call, _entry_lines(settings) if entries else None)
     if as_json and out.data is not None:

@@ -197,3 +197,36 @@ def test_run_gate_refuses_a_bad_name_from_python_too(bank: Path) -> None:
         run_gate(
             bank, GateRequest(phase="1", entries=(SubtaskSummary(summary="x", from_agent="a\nb"),), date=DATE)
         )
+
+
+def test_a_summary_over_the_limit_is_scrubbed_cut_warned_and_its_full_text_archived(
+    gate: Gate, bank: Path
+) -> None:
+    """One flag line; the bank sees the cut text; the archive holds the whole text, scrubbed."""
+    tail = "ghp_1234567890abcdefghijABCDEFGHIJ123456 is the last word."
+    summary = "Added POST /api/login endpoint. " + "filler words here " * 400 + tail
+    report = gate("1", [{**LOGIN, "summary": summary}], max_summary_bytes=2048)
+    (flag,) = report.flags
+    assert flag.startswith("entry 1 (hermes, phase 1): summary of 7 KB cut to 2 KB")
+    archived = flag.rsplit(" ", 1)[1]
+    text = (bank / archived).read_text()
+    assert "filler words here " * 400 in text and "[REDACTED:github_token] is the last word." in text
+    assert "ghp_" not in "".join(p.read_text() for p in bank.rglob("*") if p.is_file())
+    assert report.redactions == 1
+    before = snapshot(bank)
+    assert gate("1", [{**LOGIN, "summary": summary}], max_summary_bytes=2048).unchanged == 1
+    assert snapshot(bank) == before
+
+
+def test_a_summary_within_the_limit_is_untouched(gate: Gate, bank: Path) -> None:
+    """No flag and no archive below the limit (256 KB by default)."""
+    report = gate("1", [{**LOGIN, "summary": "Added POST /api/login endpoint. " + "words " * 2000}])
+    assert report.flags == () and not (bank / "_notes").exists()
+
+
+def test_the_size_limit_on_the_command_line(tmp_path: Path) -> None:
+    """--max-summary-kb sets it; the warning is one FLAG line of the report."""
+    entries = write_jsonl(tmp_path / "e.jsonl", [{**LOGIN, "summary": "x " * 4000}])
+    code, _ = _gate_cli(tmp_path / "bank", entries, "--phase", "1", "--max-summary-kb", "2")
+    assert code == 0
+    assert len(list((tmp_path / "bank/_notes/archive/summaries").iterdir())) == 1
