@@ -46,6 +46,7 @@ __all__ = [
     "llm_service",
     "load_settings",
     "open_memory",
+    "session_llm",
     "session_lock",
     "session_marks",
     "today",
@@ -126,6 +127,23 @@ def llm_service(settings: Settings) -> Summarizer | None:
     if not settings.model or settings.offline:
         return None
     return build(settings)
+
+
+def session_llm(settings: Settings, budget_s: float | None) -> Summarizer | None:
+    """The model service for ``summarizer session``, its timeout and retries fitted in ``budget_s``.
+
+    With a budget (the hook's deadline less the save's reserve) two attempts share it: each call
+    may take half, and the wait between them is short, so the retries end before the deadline.
+    """
+    if not settings.model or settings.offline:
+        return None
+    if budget_s is None:
+        return build(settings)
+    from summarizer.semantic.retry import RetryPolicy
+
+    per_call = max(1.0, min(settings.timeout_s, budget_s / 2))
+    fitted = settings.model_copy(update={"timeout_s": per_call})
+    return build(fitted, retry=RetryPolicy(attempts=2, wait_initial_s=0.5, wait_max_s=1.0, jitter_s=0.2))
 
 
 def build_originals(settings: Settings) -> OriginalStore:

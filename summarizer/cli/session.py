@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from typing import Any
 
 import click
@@ -19,6 +20,16 @@ from summarizer.cli._common import emit_json, fail, handle_errors, read_json_obj
 from summarizer.core.errors import InputError, StorageError, SummarizerError
 
 __all__ = ["recover", "session"]
+
+
+# Claude Code kills a hook after 120 s: the document is saved well before that.
+HOOK_DEADLINE_S = 45.0
+
+
+def _custom_instructions(payload: dict[str, Any]) -> tuple[str, ...]:
+    """PreCompact's ``custom_instructions`` (what the user typed after ``/compact``)."""
+    text = payload.get("custom_instructions")
+    return (text.strip(),) if isinstance(text, str) and text.strip() else ()
 
 
 def _read_hook() -> dict[str, Any]:
@@ -44,58 +55,62 @@ def _read_hook() -> dict[str, Any]:
     default=None,
     help="The model's answer limit (default: SUMMARIZER_MAX_TOKENS, else sized from the prompt).",
 )
+@click.option("--model", help="litellm model that writes the document (default: $SUMMARIZER_MODEL).")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=1),
+    default=None,
+    help="Seconds one model call may take (default: $SUMMARIZER_TIMEOUT_S, else 60).",
+)
+@click.option(
+    "--deadline",
+    type=click.FloatRange(min=1),
+    default=None,
+    help=f"Seconds by which the document is saved, model calls fitted in [--hook: {HOOK_DEADLINE_S:.0f}].",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def session(
-    transcript: str | None,
-    project: str | None,
-    force: bool,
-    day: str | None,
-    hook: bool,
-    offline: bool | None,
-    max_tokens: int | None,
-    as_json: bool,
-) -> None:
+def session(transcript: str | None, hook: bool, **options: Any) -> None:
     """Compress a session TRANSCRIPT (JSONL; '-' for stdin) into engram memory.
 
     Without TRANSCRIPT, the newest Claude Code session of the current directory is used.
     """
+    started = time.monotonic()
     if not hook:
-        handle_errors(_session)(transcript, project, force, day, hook, offline, max_tokens, as_json)
+        handle_errors(_session)(transcript, hook, started, **options)
         return
     try:
-        _session(transcript, project, force, day, hook, offline, max_tokens, as_json)
+        _session(transcript, hook, started, **options)
     except (SummarizerError, OSError) as exc:  # a hook never blocks the agent's compaction
         fail((str(exc).splitlines() or [type(exc).__name__])[0], 1)
 
 
-def _session(
-    transcript: str | None,
-    project: str | None,
-    force: bool,
-    day: str | None,
-    hook: bool,
-    offline: bool | None,
-    max_tokens: int | None,
-    as_json: bool,
-) -> None:
+def _session(transcript: str | None, hook: bool, started: float, **o: Any) -> None:
     from summarizer import app
-    from summarizer.session.service import render_report
+    from summarizer.session.service import model_budget, render_report
     from summarizer.session.usecase import SessionRequest, locate_transcript, run_session
 
-    cwd = os.getcwd()
+    cwd, force, extra = os.getcwd(), o["force"], tuple[str, ...]()
     if hook:
         payload = _read_hook()
         transcript, force, cwd = payload["transcript_path"], True, payload.get("cwd") or cwd
+        extra = _custom_instructions(payload)
     source = transcript or locate_transcript(cwd)
-    settings = app.load_settings(offline=offline, max_tokens=max_tokens)
+    settings = app.load_settings(
+        offline=o["offline"], max_tokens=o["max_tokens"], model=o["model"], timeout_s=o["timeout"]
+    )
+    deadline = o["deadline"] or (HOOK_DEADLINE_S if hook else None)
+    deadline_at = started + deadline if deadline else None
     request = SessionRequest(
         read_text(source, what="transcript"),
         source,
         cwd,
-        project,
+        o["project"],
         force,
-        app.check_date(day),
+        app.check_date(o["day"]),
         settings.max_tokens,
+        tolerate_torn_tail=hook,
+        extra_instructions=extra,
+        deadline_at=deadline_at,
     )
     memory, error = app.open_memory(settings)
     try:
@@ -105,20 +120,26 @@ def _session(
                 memory=memory,
                 memory_error=error,
                 marks=app.session_marks(settings),
-                summarizer=app.llm_service(settings),
+                summarizer=app.session_llm(settings, model_budget(deadline_at) if deadline_at else None),
                 lock=app.session_lock(settings),
             )
         )
     finally:
         if memory is not None:
             memory.close()
+    if report.torn_line is not None:
+        click.echo(
+            f"summarizer: line {report.torn_line} of the transcript is incomplete (still being written); "
+            "it was skipped",
+            err=True,
+        )
     if report.fallback_reason and settings.model and not settings.offline:
         click.echo(
             f"summarizer: the model's document was not used ({report.fallback_reason}); "
             "the keyword document was saved instead",
             err=True,
         )
-    if as_json:
+    if o["as_json"]:
         emit_json(report.model_dump(mode="json"))
     elif report.action == "unavailable":
         click.echo(

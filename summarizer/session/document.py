@@ -14,9 +14,10 @@ so one session's items come first (``recover`` uses it).
 
 **Cap**: the rendered document stays under :data:`MAX_TOKENS` (o200k tokens). Whole items are
 dropped, never cut, in :data:`DROP_ORDER`: open questions first, then progress, sections we did not
-write, context, files, discoveries, failed approaches, decisions, status, the goal, next steps, and
-the user's instructions last. Within a section the newest item goes first; that is what makes capping
-idempotent (the dropped items are exactly the ones a re-run appends again).
+write, context, files, discoveries, failed approaches, decisions, status, the goal, next steps, the
+user's unanswered last message, and the user's instructions last. Within a section the newest
+item goes first; that is what makes capping idempotent (the dropped items are exactly the ones a
+re-run appends again).
 
 Merging a later compression into the stored document is :mod:`.reconcile`'s job.
 """
@@ -28,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from summarizer.core.tokens import count_tokens
-from summarizer.session.extract import Extraction, normalise_item
+from summarizer.session.extract import UNANSWERED, Extraction, normalise_item
 
 __all__ = [
     "DROP_ORDER",
@@ -73,6 +74,7 @@ DROP_ORDER = (
     "status",
     "goal",
     "next_steps",
+    "unanswered",
     "instructions",
 )
 
@@ -234,6 +236,14 @@ def _drop_one(doc: SessionDocument) -> tuple[SessionDocument, str] | None:
                     extra = list(doc.extra)
                     extra[index] = (title, values[:-1])
                     return replace(doc, extra=tuple(e for e in extra if e[1])), values[-1]
+        elif key in {"questions", "unanswered"}:
+            # The user's unanswered last message goes only just before their instructions.
+            questions = doc.section("questions")
+            keep = [i for i, q in enumerate(questions) if (key == "unanswered") == q.startswith(UNANSWERED)]
+            if keep:
+                index = keep[-1]
+                rest = questions[:index] + questions[index + 1 :]
+                return replace(doc, items={**doc.items, "questions": rest}), questions[index]
         elif items := doc.section(key):
             return replace(doc, items={**doc.items, key: items[:-1]}), items[-1]
     return None

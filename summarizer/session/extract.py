@@ -16,17 +16,24 @@ transcript is untrusted data and nothing in it is followed.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from summarizer.core.scrub import scrub
 from summarizer.session import resume
-from summarizer.session.transcript import Event, Transcript, shell_patch, tool_kind, tool_path
-from summarizer.session.triggers import normalise_question
+from summarizer.session.conversation import Said, current
+from summarizer.session.files import file_lines
+from summarizer.session.transcript import Transcript, tool_kind
+from summarizer.session.triggers import is_compression_request, normalise_question
 
-__all__ = ["MAX_ITEM_CHARS", "Extraction", "extract", "normalise_item"]
+__all__ = ["MAX_ITEM_CHARS", "UNANSWERED", "Extraction", "extract", "normalise_item"]
 
 MAX_ITEM_CHARS = 280
+# Instructions and test runs are kept whole where they can be: a cut instruction is a lost one.
+_LONG_ITEM_CHARS = 600
+_LONG_SECTIONS = {"instructions", "status"}
+# The first Open Questions item when the user's last message has no answer yet (kept verbatim).
+UNANSWERED = "Unanswered: "
 
 _FAILURE = re.compile(
     r"\b(?:didn'?t work|did not work|doesn'?t work|does not work|didn'?t help|did not help|broke|breaks"
@@ -60,7 +67,6 @@ _ANAPHORA = re.compile(r"^(?:that|this|it|which|these|those|both)\b", re.IGNOREC
 # An ellipsis inside a sentence ("SELECT ... FOR UPDATE") does not end it.
 _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\.\.\.)\s+|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)]|#+)\s*")
-_PATCH_FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.+?)\s*$", re.MULTILINE)
 _MIN_WORDS = 4
 
 
@@ -87,22 +93,29 @@ def normalise_item(text: str) -> str:
     return normalise_question(text.replace("`", ""))
 
 
-def extract(transcript: Transcript) -> Extraction:
-    """Pull the document's categories, and what resuming needs (:mod:`.resume`), out of ``transcript``."""
-    buckets: dict[str, list[str]] = {
-        k: [] for k in ("decisions", "discoveries", "progress", "failures", "questions")
-    }
-    users: list[list[str]] = []
+def extract(transcript: Transcript, *, extra_instructions: Sequence[str] = ()) -> Extraction:
+    """Pull the document's categories, and what resuming needs (:mod:`.resume`), out of ``transcript``.
+
+    ``extra_instructions`` are the user's instructions given outside the transcript (a PreCompact
+    hook's ``custom_instructions``); they stand last, after everything the conversation said.
+    """
+    buckets: dict[str, list[str]] = {k: [] for k in ("discoveries", "progress", "failures", "questions")}
+    decided: list[Said] = []
+    users: list[tuple[int, list[str]]] = []
     assistants: list[list[str]] = []
     asked: list[str] = []  # the assistant's questions since the user last spoke
     user_asked: list[str] = []  # the user's questions the assistant has not answered yet
-    for event in transcript.events:
+    for position, event in enumerate(transcript.events):
         if event.kind != "message" or event.role not in {"user", "assistant"}:
             continue
         sentences = list(_sentences(event.text, min_words=2 if event.role == "user" else _MIN_WORDS))
-        (users if event.role == "user" else assistants).append(sentences)
+        if event.role == "user":
+            users.append((position, sentences))
+        else:
+            assistants.append(sentences)
         if event.role == "user" and asked:
-            _settle(asked, sentences, buckets)
+            decided.extend(Said(d, position) for d in _settle(asked, sentences, buckets))
+        answering = list(user_asked) if event.role == "assistant" else []
         if event.role == "assistant" and user_asked and sentences:
             # The answer the user was given: their question with the reply's first sentence, unless
             # that sentence is kept in its own right (a decision, a discovery...).
@@ -117,27 +130,42 @@ def extract(transcript: Transcript) -> Extraction:
         previous = ""
         for sentence in sentences:
             category = _classify(sentence, event.role) if len(sentence.split()) >= _MIN_WORDS else None
-            if category:
+            if category == "questions" and answering and not sentence.endswith("?"):
+                # "I'm not sure whether..." in a reply: what is open is the user's question.
+                buckets["questions"].extend(answering)
+                continue
+            if category == "decisions":
+                decided.append(
+                    Said(_with_antecedent(sentence, previous, category), position, event.role == "user")
+                )
+            elif category:
                 item = _with_antecedent(sentence, previous, category)
                 buckets[category].append(item)
                 if category == "questions" and event.role == "assistant" and sentence.endswith("?"):
                     asked.append(item)
             previous = sentence
-    progress = _todo_progress(transcript) + buckets["progress"]
-    found_goal = resume.goal(users)
+    said = resume.instructions(users, extra_instructions)
+    unanswered = _unanswered(transcript)
+    found_goal = resume.goal([s for _, s in users])
     raw = {
         "goal": [found_goal] if found_goal else [],
-        "instructions": resume.instructions(users),
-        "next_steps": resume.next_steps(transcript, assistants, users),
+        "instructions": current(said),
+        "next_steps": resume.next_steps(transcript, assistants, [s for _, s in users]),
         "status": resume.status(transcript),
         "context": [],
-        "decisions": buckets["decisions"],
+        "decisions": current(decided, later=said),
         "discoveries": buckets["discoveries"],
-        "progress": progress,
-        "files": _files(transcript),
+        "progress": _todo_progress(transcript) + buckets["progress"],
+        "files": file_lines(transcript, lambda text: next(iter(_sentences(text)), ""), _shorten),
         "failures": buckets["failures"],
-        "questions": buckets["questions"],
+        "questions": ([f"{UNANSWERED}{unanswered}"] if unanswered else [])
+        + [q for q in buckets["questions"] if not unanswered or q not in unanswered],
     }
+    return _clean(raw)
+
+
+def _clean(raw: dict[str, list[str]]) -> Extraction:
+    """Every item scrubbed, bounded and deduplicated within its section."""
     redactions = 0
     clean: dict[str, tuple[str, ...]] = {}
     for name, items in raw.items():
@@ -146,7 +174,10 @@ def extract(transcript: Transcript) -> Extraction:
         for item in items:
             # JSON may carry lone surrogates ("\ud800"); they cannot be stored as UTF-8.
             safe = item.encode("utf-8", "replace").decode("utf-8")
-            text, found = scrub(_shorten(safe))
+            limit = (
+                _LONG_ITEM_CHARS if name in _LONG_SECTIONS or safe.startswith(UNANSWERED) else MAX_ITEM_CHARS
+            )
+            text, found = scrub(_shorten(safe, limit))
             redactions += len(found)
             key = normalise_item(text)
             if key and key not in seen:
@@ -156,6 +187,22 @@ def extract(transcript: Transcript) -> Extraction:
     return Extraction(redactions=redactions, **clean)
 
 
+def _unanswered(transcript: Transcript) -> str | None:
+    """The main thread's last user message when no assistant text followed it, verbatim."""
+    for event in reversed(transcript.events):
+        if event.kind != "message" or event.role not in {"user", "assistant"}:
+            continue
+        if event.role == "assistant":
+            if any(_sentences(event.text, min_words=1)):
+                return None
+            continue
+        text = " ".join(_NOISE_BLOCKS.sub(" ", event.text).split())
+        if not text or text.startswith("[Request interrupted") or is_compression_request(text):
+            continue
+        return text
+    return None
+
+
 _YES_NO = re.compile(
     r"^(?:yes|yeah|yep|no|nope|sure|ok(?:ay)?|go (?:with|ahead)|do it|use|keep|let'?s|skip"
     r"|please|definitely|not now|leave)\b",
@@ -163,22 +210,24 @@ _YES_NO = re.compile(
 )
 
 
-def _settle(asked: list[str], reply: list[str], buckets: dict[str, list[str]]) -> None:
+def _settle(asked: list[str], reply: list[str], buckets: dict[str, list[str]]) -> list[str]:
     """The user's reply answers the assistant's pending questions: they leave Open Questions.
 
     A reply answers when it opens like an answer ("Yes", "No", "Go with", "Use", "Let's") or shares
     two content words with the question; the answer is kept as a decision, "Q → A".
     """
+    decisions: list[str] = []
     if not reply:
         asked.clear()
-        return
+        return decisions
     answer = reply[0]
     for question in asked:
         if _YES_NO.match(answer) or len(_content_words(question) & _content_words(" ".join(reply))) >= 2:
             if question in buckets["questions"]:
                 buckets["questions"].remove(question)
-            buckets["decisions"].append(f"{question} → {answer}")
+            decisions.append(f"{question} → {answer}")
     asked.clear()
+    return decisions
 
 
 def _answer(discoveries: list[str], question: str, answer: str) -> None:
@@ -236,12 +285,12 @@ def _sentences(text: str, *, min_words: int = _MIN_WORDS) -> Iterable[str]:
             yield sentence
 
 
-def _shorten(text: str) -> str:
+def _shorten(text: str, limit: int = MAX_ITEM_CHARS) -> str:
     """Bound an item's length at a word boundary (extraction, not the token cap, does this)."""
     text = " ".join(text.split())
-    if len(text) <= MAX_ITEM_CHARS:
+    if len(text) <= limit:
         return text
-    return text[:MAX_ITEM_CHARS].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return text[:limit].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
 
 def _todo_progress(transcript: Transcript) -> list[str]:
@@ -260,58 +309,3 @@ def _todo_progress(transcript: Transcript) -> list[str]:
                 if isinstance(text, str) and text.strip():
                     out.append(f"{label}: {text.strip()}")
     return out
-
-
-def _files(transcript: Transcript) -> list[str]:
-    """One line per modified file: how it changed, and the reason the agent gave just before."""
-    order: list[str] = []
-    edits: dict[str, int] = {}
-    created: set[str] = set()
-    reason: dict[str, str] = {}
-    last_said = ""  # the assistant's words right before this call: the "why" of an edit
-    for event in transcript.events:
-        if event.kind == "message" and event.role == "assistant":
-            said = next(iter(_sentences(event.text)), "")
-            last_said = "" if said.endswith("?") else said
-            continue
-        if event.kind != "tool_call":
-            continue
-        if tool_kind(event) != "edit":
-            last_said = ""
-            continue
-        for path, was_created in _edited_paths(event):
-            path = _relative(path, transcript.cwd)
-            if path not in edits:
-                order.append(path)
-                edits[path] = 0
-            if path not in reason and (event.change or (last_said and edits[path] == 0)):
-                reason[path] = event.change or last_said
-            edits[path] += 1
-            if was_created and edits[path] == 1:
-                created.add(path)
-        last_said = ""
-    lines = []
-    for path in order:
-        verb = "created" if path in created else "edited"
-        count = f" ({edits[path]} edits)" if edits[path] > 1 else ""
-        why = f": {_shorten(reason[path])}" if path in reason else ""
-        lines.append(f"`{path}` — {verb}{count}{why}")
-    return lines
-
-
-def _edited_paths(call: Event) -> list[tuple[str, bool]]:
-    name = call.tool.lower().rsplit("__", 1)[-1]
-    patch = call.tool_input.get("patch") or call.tool_input.get("input") or shell_patch(call)
-    if isinstance(patch, str) and "*** " in patch:  # Codex/OpenCode apply_patch format
-        return [(path, verb == "Add") for verb, path in _PATCH_FILE.findall(patch)]
-    path = tool_path(call)
-    if path is None:
-        return []
-    creates = name in {"write", "create_file", "write_file"} or call.tool_input.get("command") == "create"
-    return [(path, creates)]
-
-
-def _relative(path: str, cwd: str | None) -> str:
-    if cwd and path.startswith(cwd.rstrip("/") + "/"):
-        return path[len(cwd.rstrip("/")) + 1 :]
-    return path

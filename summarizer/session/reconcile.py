@@ -27,7 +27,9 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
+from summarizer.session.conversation import Said, changes, current
 from summarizer.session.document import SECTIONS, SessionDocument, item_key, split_tag, tag
+from summarizer.session.extract import UNANSWERED
 
 __all__ = ["ANSWERED", "CONTAINED", "SIMILAR", "merge", "similar"]
 
@@ -43,7 +45,10 @@ _STOP = frozenset(
         "question unclear sure whether"
     ).split()
 )
-_FILE = re.compile(r"^`(?P<path>[^`]+)` — (?P<verb>created|edited)(?: \((?P<n>\d+) edits\))?(?P<rest>.*)$")
+_FILE = re.compile(
+    r"^`(?P<path>[^`]+)` — (?P<verb>created|edited|deleted|renamed)(?: \((?P<n>\d+) edits\))?(?P<rest>.*)$"
+)
+_CHANGED = re.compile(r"\((?:superseded|relaxes): (?P<old>.*)\)$")
 _TOKEN = re.compile(r"[\w./-]+")
 _STATUS = re.compile(r"^`(?P<cmd>[^`]+)`")
 
@@ -87,6 +92,15 @@ def merge(old: SessionDocument, new: SessionDocument) -> SessionDocument:
             items[key] = _merge_status(old.section(key), new.section(key))
         else:
             items[key] = _union(old.section(key), new.section(key))
+    for key in ("instructions", "decisions"):
+        items[key] = _retire(items[key], new.section(key))
+    # The user's last message of a session is answered, or asked anew, by that session's next run.
+    rerun = {s for v in new.items.values() for i in v for s in split_tag(i)[1]}
+    items["questions"] = tuple(
+        q
+        for q in items["questions"]
+        if q in new.section("questions") or not (q.startswith(UNANSWERED) and set(split_tag(q)[1]) & rerun)
+    )
     answers = [i for k, v in new.items.items() if k != "questions" for i in v]
     items["questions"] = tuple(
         q for q in items["questions"] if q in new.section("questions") or not _answered(q, answers)
@@ -98,6 +112,25 @@ def merge(old: SessionDocument, new: SessionDocument) -> SessionDocument:
     for title, values in new.extra:
         extra[title] = _union(extra.get(title, ()), values)
     return SessionDocument(new.date or old.date, {k: v for k, v in items.items() if v}, tuple(extra.items()))
+
+
+def _retire(items: tuple[str, ...], fresh: tuple[str, ...]) -> tuple[str, ...]:
+    """Stored items that this run changed (superseded, relaxed) leave the section.
+
+    An item this run names in its ``(superseded: …)`` note goes, and so does one that a change of
+    this run ("actually", "instead"...) is about (:mod:`.conversation`), such as a decision from an
+    earlier compression that the user has since overruled.
+    """
+    gone = [found.group("old").rstrip("…") for i in fresh if (found := _CHANGED.search(split_tag(i)[0]))]
+    stored = [i for i in items if not any(i == f or similar(i, f) for f in fresh)]
+    later = [Said(split_tag(f)[0], 1) for f in fresh if changes(split_tag(f)[0])]
+    standing = set(current([Said(i, 0) for i in stored], later=later))
+    return tuple(
+        i
+        for i in items
+        if i not in stored
+        or (i in standing and not any(item_key(i).startswith(item_key(g)) or similar(i, g) for g in gone))
+    )
 
 
 def _union(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
@@ -154,7 +187,12 @@ def _merge_files(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
             merged = counts if bigger else old_counts
         else:
             merged = {**old_counts, **counts}  # a session's newer run supersedes its own count
-        lines[path] = ("created" if "created" in (old_verb, verb) else "edited", old_rest or rest, merged, "")
+        lines[path] = (
+            _verb(old_verb, verb),
+            rest if verb in {"deleted", "renamed"} else old_rest or rest,
+            merged,
+            "",
+        )
     out = []
     for key in order:
         verb, rest, counts, raw = lines[key]
@@ -167,6 +205,13 @@ def _merge_files(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:
         shown: dict[str, int | None] = named if len(named) > 1 else {s: None for s in named}
         out.append(tag(f"`{key}` — {verb}{edits}{rest}", shown))
     return tuple(out)
+
+
+def _verb(old: str, new: str) -> str:
+    """A file's state after two runs: a deletion or rename is the news, "created" sticks otherwise."""
+    if new in {"deleted", "renamed"} or old == "deleted":
+        return new
+    return "created" if "created" in (old, new) else "edited"
 
 
 def _merge_status(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[str, ...]:

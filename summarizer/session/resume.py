@@ -11,23 +11,25 @@ transcript's own words:
   sentence.
 * **Instructions**: every sentence of a user message that states a constraint, preference or
   prohibition ("don't", "never", "always", "must", "keep it to", "use X not Y", "we ship", "no new
-  dependencies", ...), nearly verbatim. Questions are not instructions. Only user messages count:
-  the assistant and the tools cannot give the user's instructions.
+  dependencies", ...), verbatim with the sentences that carry it on, as :mod:`.conversation`
+  groups and supersedes them. Questions are not instructions. Only the main thread's user counts:
+  the assistant, subagents and the tools cannot give the user's instructions.
 * **Next steps**: the pending items of the latest to-do list, then the last stated plan: the plan
   sentences ("next I'll", "then", "still need to", "remaining") of the last assistant message that
   has any, and "next"/"after that" sentences of the last three user messages.
-* **Status**: the latest run of each test/build/lint command (pytest, npm test, go test, cargo,
-  tsc, ruff, mypy, make, ...) with its counts ("3 failed, 41 passed"), read by pattern from the
-  result. Tool output is otherwise never mined; only these counts and exit codes are taken from it.
+* **Status**: the latest run of each test/build/lint command with its counts and failing tests
+  (:mod:`.checks`). Tool output is otherwise never mined.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from summarizer.session.transcript import Event, Transcript, tool_kind
+from summarizer.session.checks import status
+from summarizer.session.conversation import Said, changes, group_instructions, is_relaxation
+from summarizer.session.transcript import Transcript, tool_kind
 from summarizer.session.triggers import is_compression_request
 
 __all__ = ["goal", "instructions", "is_instruction", "is_request", "next_steps", "status"]
@@ -37,7 +39,8 @@ _INSTRUCTION = re.compile(
     r"\b(?:don'?t|do not|doesn'?t need|never|always|must(?:n'?t)?|make sure|be sure to|ensure"
     r"|keep (?:it|this|them|the|everything|all|to)|stick (?:to|with)|prefer|only use|use only"
     r"|instead of|rather than|(?:use|with|on) [\w.+#/ -]{1,40}?,? not\b|avoid"
-    r"|no (?:new |extra |external |third[- ]party )(?:dependenc|librar|packages?|deps|changes?|migrations?)"
+    r"|no (?:new |extra |external |third[- ]party )"
+    r"(?:dependenc(?:y|ies)|librar(?:y|ies)|packages?|deps|changes?|migrations?)"
     r"|without (?:adding|changing|touching|breaking|pulling|new)|we ship"
     r"|we (?:target|support|deploy|run on|are on|use)"
     r"|should(?:n'?t| not)? (?:be|use|stay|keep|go|live|touch|change)"
@@ -67,27 +70,6 @@ _PLAN = re.compile(
 _USER_NEXT = re.compile(
     r"^then\b|\b(?:next|after (?:that|this)|afterwards|later|follow[- ]up|tomorrow)\b", re.IGNORECASE
 )
-_CHECK_COMMAND = re.compile(
-    r"\b(?:pytest|py\.test|tox|nox|unittest|jest|vitest|mocha|playwright|rspec|phpunit|tsc|ruff|mypy|pyright"
-    r"|eslint|flake8|black --check|go (?:test|build|vet)|cargo (?:test|build|check|clippy)|mvn|gradlew?"
-    r"|dotnet (?:test|build)|make(?:\s+\w+)?"
-    r"|(?:npm|pnpm|yarn|bun)(?: run)? (?:test|build|lint|typecheck|check)"
-    r"|npx (?:jest|vitest|tsc|playwright|eslint)|bazel (?:test|build)|ctest|swift (?:test|build))\b",
-)
-_COUNTS = re.compile(
-    r"\b(\d+) (passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|failures?|tests?)\b",
-    re.IGNORECASE,
-)
-_VERDICTS = (
-    (re.compile(r"All checks passed!|Success: no issues found|Found 0 errors", re.IGNORECASE), "clean"),
-    (re.compile(r"Found (\d+) errors?", re.IGNORECASE), "{} errors"),
-    (re.compile(r"test result: (ok|FAILED)\.", re.IGNORECASE), "test result {}"),
-    (re.compile(r"^(?:FAIL|BUILD FAILED|error\b)", re.MULTILINE), "failed"),
-    (re.compile(r"^ok\s+\S+", re.MULTILINE), "ok"),
-    (re.compile(r"BUILD SUCCESS(?:FUL)?|Compiled successfully|Build succeeded", re.IGNORECASE), "build ok"),
-    (re.compile(r"\b(?:exit code|exit status|exited with code)[: ]+(\d+)", re.IGNORECASE), "exit code {}"),
-)
-_MAX_STATUS = 3
 
 
 def _plain(text: str) -> str:
@@ -123,9 +105,22 @@ def goal(user_messages: Sequence[Sequence[str]]) -> str | None:
     return None
 
 
-def instructions(user_messages: Iterable[Sequence[str]]) -> list[str]:
-    """Every user sentence that is an instruction, in order."""
-    return [s for sentences in user_messages for s in sentences if is_instruction(s)]
+def instructions(user_messages: Sequence[tuple[int, Sequence[str]]], extra: Sequence[str] = ()) -> list[Said]:
+    """The user's instruction groups with where they were said (see :mod:`.conversation`).
+
+    ``user_messages`` are ``(position, sentences)``; a sentence group that changes or relaxes an
+    earlier instruction is a candidate even without an instruction's wording. ``extra`` are
+    instructions given outside the conversation (a PreCompact hook's ``custom_instructions``),
+    said after everything else.
+    """
+    out: list[Said] = []
+    for position, sentences in user_messages:
+        for text, instruction in group_instructions(sentences, is_instruction):
+            if instruction or (not text.endswith("?") and (changes(text) or is_relaxation(text))):
+                out.append(Said(text, position, stands=instruction))
+    end = max((p for p, _ in user_messages), default=0) + 1
+    out.extend(Said(" ".join(text.split()), end + i) for i, text in enumerate(extra) if text.strip())
+    return out
 
 
 def next_steps(
@@ -161,44 +156,3 @@ def _latest_todos(transcript: Transcript) -> list[tuple[str, str]]:
             if isinstance(text, str) and text.strip():
                 out.append((str(item.get("status") or "pending"), text.strip()))
     return out
-
-
-def status(transcript: Transcript) -> list[str]:
-    """The latest run of each test/build command with its outcome, newest first, at most three."""
-    results = transcript.results()
-    latest: dict[str, str] = {}
-    for index, event in enumerate(transcript.events):
-        if event.kind != "tool_call":
-            continue
-        command = _command(event)
-        if not command or not _CHECK_COMMAND.search(command):
-            continue
-        result = results.get(index)
-        outcome = _outcome(result.text) if result is not None else "no result recorded"
-        shown = command if len(command) <= 100 else command[:99] + "…"
-        latest.pop(shown, None)  # re-insert so dict order is run order
-        latest[shown] = f"`{shown}` — {outcome}"
-    return list(reversed(latest.values()))[:_MAX_STATUS]
-
-
-def _command(call: Event) -> str:
-    value = call.tool_input.get("command") or call.tool_input.get("cmd")
-    if isinstance(value, list):
-        parts = [str(v) for v in value]
-        # Codex runs ["bash", "-lc", "pytest -q"]: the script is the command.
-        value = parts[-1] if len(parts) >= 3 and parts[1] in {"-lc", "-c"} else " ".join(parts)
-    return " ".join(value.split()) if isinstance(value, str) else ""
-
-
-def _outcome(text: str) -> str:
-    counts: list[str] = []
-    for number, word in _COUNTS.findall(text[-20_000:]):
-        piece = f"{number} {word.lower()}"
-        if piece not in counts:
-            counts.append(piece)
-    if counts:
-        return ", ".join(counts[-4:])
-    for pattern, label in _VERDICTS:
-        if found := pattern.search(text[-20_000:]):
-            return label.format(*found.groups())
-    return "ran (outcome not recognised)"

@@ -29,10 +29,12 @@ imports the component (only ``summarizer.app`` does). The model arrives as an op
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, Protocol
+import time
+from collections.abc import Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
@@ -69,6 +71,7 @@ __all__ = [
     "TopicLock",
     "answer_tokens",
     "compress_session",
+    "model_budget",
     "recover",
     "render_report",
     "topic_key",
@@ -76,6 +79,8 @@ __all__ = [
 
 Action = Literal["saved", "updated", "unchanged", "not_due", "unavailable"]
 SAVE_ATTEMPTS = 8
+# Kept back from a deadline for reading, merging and saving the document after the model.
+SAVE_RESERVE_S = 8.0
 Lock = Callable[[str], contextlib.AbstractContextManager[object]]
 
 
@@ -159,6 +164,7 @@ class SessionReport(BaseModel):
     fallback_reason: str | None = None
     save_attempts: int = 0
     error: str | None = None
+    torn_line: int | None = None
 
 
 class Recovery(BaseModel):
@@ -205,6 +211,8 @@ async def compress_session(
     memory_error: str | None = None,
     lock: Lock | None = None,
     max_tokens: int | None = None,
+    extra_instructions: tuple[str, ...] = (),
+    deadline_at: float | None = None,
 ) -> SessionReport:
     """Compress ``transcript`` into the project's document for ``date`` (see the module docstring).
 
@@ -216,6 +224,11 @@ async def compress_session(
         summarizer: the LLM service; ``None`` means the offline keyword rules only.
         lock: serialises the read-merge-save of one topic across processes (:class:`TopicLock`).
         max_tokens: the model's answer limit; default: the document's own limit with headroom.
+        extra_instructions: the user's instructions given with the request (a hook's
+            ``custom_instructions``), kept as instructions.
+        deadline_at: ``time.monotonic()`` by which the document must be saved: the model gets what
+            is left of it less :data:`SAVE_RESERVE_S`, and the keyword document stands in when it
+            has not answered by then.
     """
     topic = topic_key(project, date)
     start = start_of_count(transcript, marks.get(session_key))
@@ -229,14 +242,21 @@ async def compress_session(
     }
     if not decision.due:
         return SessionReport(due=False, action="not_due", **base)
-    found = extract(transcript)
+    found = extract(transcript, extra_instructions=extra_instructions)
     fresh, source, reason = SessionDocument.from_extraction(date, found), "keywords", None
     if summarizer is not None:
-        fresh, source, reason = await model_document(
-            summarizer, transcript, found, date=date, project=project, max_tokens=max_tokens
+        fresh, source, reason = await _within_deadline(
+            model_document(summarizer, transcript, found, date=date, project=project, max_tokens=max_tokens),
+            fresh,
+            deadline_at,
         )
     fresh = fresh.tagged(short_session(transcript.session_id))
-    base |= {"source": source, "fallback_reason": reason, "title": _title(fresh, topic)}
+    base |= {
+        "source": source,
+        "fallback_reason": reason,
+        "title": _title(fresh, topic),
+        "torn_line": transcript.torn_line,
+    }
     if memory is None or memory_error is not None:
         doc, dropped = cap(fresh)
         return _report(doc, SessionDocument(date), base, "unavailable", dropped, found, memory_error)
@@ -258,6 +278,30 @@ async def compress_session(
     except StorageError as exc:
         doc, dropped = cap(fresh)
         return _report(doc, SessionDocument(date), base, "unavailable", dropped, found, str(exc))
+
+
+async def _within_deadline(
+    work: Coroutine[Any, Any, tuple[SessionDocument, str, str | None]],
+    keywords: SessionDocument,
+    deadline_at: float | None,
+) -> tuple[SessionDocument, str, str | None]:
+    """The model's document if it comes in time, else the keyword document and why."""
+    if deadline_at is None:
+        return await work
+    budget = model_budget(deadline_at)
+    try:
+        return await asyncio.wait_for(work, timeout=budget)
+    except TimeoutError:
+        return (
+            keywords,
+            "keywords",
+            f"the model did not answer within the deadline ({budget:.0f} s left for it)",
+        )
+
+
+def model_budget(deadline_at: float) -> float:
+    """Seconds the model may take: what is left before ``deadline_at`` less the save's reserve."""
+    return max(0.0, deadline_at - time.monotonic() - SAVE_RESERVE_S)
 
 
 def _save(

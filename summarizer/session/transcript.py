@@ -102,11 +102,16 @@ class Event:
 
 @dataclass(frozen=True, slots=True)
 class Transcript:
-    """A parsed session: its events in order, plus what the records say about where it ran."""
+    """A parsed session: its events in order, plus what the records say about where it ran.
+
+    ``torn_line`` is the number of a last line that was skipped because it is still being written
+    (only when parsed with ``tolerate_torn_tail``).
+    """
 
     events: tuple[Event, ...]
     session_id: str | None = None
     cwd: str | None = None
+    torn_line: int | None = None
 
     @property
     def tool_calls(self) -> tuple[Event, ...]:
@@ -207,13 +212,28 @@ def conversation_text(transcript: Transcript, *, max_chars: int = 48_000, result
     return "\n".join(reversed(kept))
 
 
-def parse_transcript(text: str, *, source: str = "transcript") -> Transcript:
-    """Parse a JSONL (or JSON array) transcript; raise :class:`InputError` naming a bad line."""
+def parse_transcript(
+    text: str, *, source: str = "transcript", tolerate_torn_tail: bool = False
+) -> Transcript:
+    """Parse a JSONL (or JSON array) transcript; raise :class:`InputError` naming a bad line.
+
+    With ``tolerate_torn_tail`` a last line that is not valid JSON is skipped (an agent still
+    writing it when a hook runs) and its number recorded in :attr:`Transcript.torn_line`; any other
+    bad line is still an error.
+    """
+    torn: int | None = None
+    if tolerate_torn_tail and not text.lstrip().startswith("["):
+        text, torn = _drop_torn_tail(text)
     records = list(_records(text, source))
     events: list[Event] = []
     session_id: str | None = None
     cwd: str | None = None
+    main_thread: str | None = None  # OpenCode: the first message's session; others are subagents'
     for line, record in records:
+        main_thread = main_thread or _opencode_session(record)
+        if _is_sidechain(record, main_thread):
+            events.extend(_as_subagent(_events(line, record)))
+            continue
         meta = _dict(record.get("payload")) if record.get("type") == "session_meta" else record
         session_id = (
             session_id
@@ -231,7 +251,52 @@ def parse_transcript(text: str, *, source: str = "transcript") -> Transcript:
             f"{source!r} holds no messages or tool calls; pass a JSONL transcript "
             "({role, content} messages, tool records or Claude Code's session file)"
         )
-    return Transcript(events=tuple(events), session_id=session_id, cwd=cwd)
+    return Transcript(events=tuple(events), session_id=session_id, cwd=cwd, torn_line=torn)
+
+
+def _drop_torn_tail(text: str) -> tuple[str, int | None]:
+    """``text`` without a last line that does not parse as JSON, and that line's number."""
+    lines = text.splitlines()
+    last = len(lines)
+    while last and not lines[last - 1].strip():
+        last -= 1
+    if not last:
+        return text, None
+    try:
+        json.loads(lines[last - 1])
+    except (ValueError, RecursionError):
+        return "\n".join(lines[: last - 1]) + "\n", last
+    return text, None
+
+
+def _opencode_session(record: Mapping[str, Any]) -> str | None:
+    info = record.get("info")
+    return _str(info.get("sessionID")) or None if isinstance(info, dict) else None
+
+
+def _is_sidechain(record: Mapping[str, Any], main_thread: str | None) -> bool:
+    """A subagent's record: Claude Code's ``isSidechain``, or an OpenCode message of another session."""
+    if any(record.get(k) is True for k in ("isSidechain", "is_sidechain", "sidechain")):
+        return True
+    session = _opencode_session(record)
+    return bool(main_thread and session and session != main_thread)
+
+
+def _as_subagent(events: list[Event]) -> list[Event]:
+    """A subagent's messages are neither the user's nor the main assistant's; its tool calls stand."""
+    return [replace(e, role="subagent") if e.kind == "message" else e for e in events]
+
+
+# How agents open the summary they write into the transcript when they compact it.
+_COMPACTION_OPENERS = (
+    "This session is being continued from a previous conversation",
+    "Summary of the conversation so far",
+    "Previous conversation summary:",
+)
+
+
+def _compaction_summary(text: str) -> bool:
+    return text.lstrip().startswith(_COMPACTION_OPENERS)
 
 
 def _records(text: str, source: str) -> Iterable[tuple[int, Mapping[str, Any]]]:
@@ -279,6 +344,8 @@ def _events(line: int, record: Mapping[str, Any]) -> list[Event]:
         return _message(line, _str(message.get("role")) or kind, message, record)
     info = record.get("info")
     if isinstance(info, dict) and isinstance(record.get("parts"), list):  # OpenCode export
+        if info.get("summary") is True:  # the summary OpenCode writes when it compacts
+            return []
         return _opencode(line, _str(info.get("role")) or "assistant", record["parts"])
     if kind in {"tool_call", "tool_use", "function_call", "custom_tool_call"}:
         return [_tool_call(line, record)]
@@ -324,6 +391,9 @@ def _generic_tool_record(line: int, record: Mapping[str, Any]) -> list[Event]:
 def _message(line: int, role: str, message: Mapping[str, Any], record: Mapping[str, Any]) -> list[Event]:
     out: list[Event] = []
     content = message.get("content")
+    first = content if isinstance(content, str) else _first_text(content)
+    if role == "user" and _compaction_summary(first):  # an agent's own retelling, not the user
+        return []
     if isinstance(content, str):
         if content.strip():
             out.append(Event(line, "message", role, content))
@@ -337,6 +407,16 @@ def _message(line: int, role: str, message: Mapping[str, Any], record: Mapping[s
         if isinstance(call, dict):
             out.append(_tool_call(line, call))
     return out
+
+
+def _first_text(content: Any) -> str:
+    if isinstance(content, list):
+        for block in content:
+            if isinstance(block, str):
+                return block
+            if isinstance(block, dict) and _str(block.get("type")) in {"text", "input_text"}:
+                return _str(block.get("text"))
+    return ""
 
 
 def _block(line: int, role: str, block: Mapping[str, Any], record: Mapping[str, Any]) -> list[Event]:
@@ -356,7 +436,11 @@ def _opencode(line: int, role: str, parts: list[Any]) -> list[Event]:
     for part in parts:
         if not isinstance(part, dict):
             continue
-        if part.get("type") == "text" and _str(part.get("text")).strip():
+        if (
+            part.get("type") == "text"
+            and part.get("synthetic") is not True
+            and _str(part.get("text")).strip()
+        ):
             out.append(Event(line, "message", role, _str(part.get("text"))))
         elif part.get("type") == "tool":
             state = _dict(part.get("state"))

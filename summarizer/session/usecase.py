@@ -54,6 +54,10 @@ class SessionRequest:
         force: an explicit request: the trigger rules are bypassed.
         date: the document's day (``YYYY-MM-DD``), already validated.
         max_tokens: the model's answer limit (``--max-tokens``); ``None``: sized from the prompt.
+        tolerate_torn_tail: skip a last line still being written (a hook reads a live transcript).
+        extra_instructions: the user's instructions given with the request (PreCompact's
+            ``custom_instructions``).
+        deadline_at: ``time.monotonic()`` by which the document must be saved; ``None``: no deadline.
     """
 
     text: str
@@ -63,6 +67,9 @@ class SessionRequest:
     force: bool
     date: str
     max_tokens: int | None = None
+    tolerate_torn_tail: bool = False
+    extra_instructions: tuple[str, ...] = ()
+    deadline_at: float | None = None
 
 
 def locate_transcript(cwd: str, env: Mapping[str, str] = os.environ) -> str:
@@ -112,7 +119,9 @@ async def run_session(
     lock: Lock | None = None,
 ) -> SessionReport:
     """Parse, name and compress one transcript into the project's document for ``request.date``."""
-    parsed = parse_transcript(request.text, source=request.source or "transcript")
+    parsed = parse_transcript(
+        request.text, source=request.source or "transcript", tolerate_torn_tail=request.tolerate_torn_tail
+    )
     return await compress_session(
         parsed,
         project=detect_project(request.project, parsed, request.cwd),
@@ -125,6 +134,8 @@ async def run_session(
         memory_error=memory_error,
         lock=lock,
         max_tokens=request.max_tokens,
+        extra_instructions=request.extra_instructions,
+        deadline_at=request.deadline_at,
     )
 
 

@@ -214,3 +214,25 @@ def test_a_bad_max_tokens_is_a_usage_error(
     monkeypatch.setenv("SUMMARIZER_MAX_TOKENS", "lots")
     env = runner.invoke(main, ["session", str(fixture_dir / "claude_code.jsonl"), "--date", DAY])
     assert env.exit_code == 2 and "SUMMARIZER_MAX_TOKENS" in env.stderr
+
+
+def test_hook_skips_a_torn_last_line_says_so_and_honours_custom_instructions(
+    runner: CliRunner, upto_path: Path
+) -> None:
+    """A line still being written is skipped (stderr says so); '/compact keep X' becomes an instruction."""
+    with upto_path.open("a") as out:
+        out.write('{"type": "assistant", "message": {"role": "assis')
+    payload = {
+        "session_id": "abc",
+        "transcript_path": str(upto_path),
+        "cwd": "/home/dev/shopapi",
+        "hook_event_name": "PreCompact",
+        "trigger": "manual",
+        "custom_instructions": "keep the postgres decision",
+    }
+    result = runner.invoke(main, ["session", "--hook", "--date", DAY, "--json"], input=json.dumps(payload))
+    assert result.exit_code == 0, result.output
+    assert "line 13 of the transcript is incomplete" in result.stderr
+    assert "- keep the postgres decision" in json.loads(result.stdout)["document"]
+    plain = runner.invoke(main, ["session", str(upto_path), "--force", "--date", DAY])
+    assert plain.exit_code == 2 and "line 13" in plain.stderr  # only a hook reads a live file

@@ -116,7 +116,7 @@ def test_a_sentence_pointing_back_keeps_its_antecedent() -> None:
 def test_a_question_left_open_is_an_open_question() -> None:
     """'What about DST weeks? Leave it as an open question.' keeps the question itself."""
     found = extract(_said("What about DST weeks? Leave it as an open question.", role="user"))
-    assert found.questions == ("What about DST weeks? Leave it as an open question.",)
+    assert found.questions == ("Unanswered: What about DST weeks? Leave it as an open question.",)
 
 
 def test_rejections_and_failed_attempts_are_recorded() -> None:
