@@ -44,8 +44,8 @@ def test_git_rm_rm_git_mv_and_mv_show_deleted_and_renamed_files() -> None:
 def test_a_patch_that_deletes_and_moves_files() -> None:
     """Codex's apply_patch: '*** Delete File:' and '*** Move to:'."""
     patch = (
-        "*** Begin Patch\n*** Delete File: src/legacy.py\n*** Update File: src/util.py\n*** Move to: src/helpers.py\n"
-        "@@\n-a\n+b\n*** End Patch"
+        "*** Begin Patch\n*** Delete File: src/legacy.py\n*** Update File: src/util.py\n"
+        "*** Move to: src/helpers.py\n@@\n-a\n+b\n*** End Patch"
     )
     found = extract(_run(("apply_patch", {"input": patch}, "Done")))
     assert found.files == (
