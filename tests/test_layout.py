@@ -145,6 +145,28 @@ def test_the_mcp_server_and_the_cli_do_not_lean_on_each_other() -> None:
     assert not bad, "\n".join(bad)
 
 
+def test_the_mcp_sdk_is_used_through_its_public_api() -> None:
+    """No private SDK module (``mcp.shared._context_streams``) and no private attribute of an SDK
+    object (``server._lowlevel_server``): an SDK upgrade may change either without notice."""
+    bad = []
+    for module, path in MODULES.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for name, line in _imports(module, path):
+            if name.split(".")[0] in {"mcp", "mcp_types"} and any(p.startswith("_") for p in name.split(".")):
+                bad.append(f"{path.relative_to(ROOT)}:{line} imports {name}")
+        if not module.startswith("summarizer.mcp"):
+            continue
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and not (isinstance(node.value, ast.Name) and node.value.id in {"self", "cls"})
+            ):
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno} reads .{node.attr}")
+    assert not bad, "\n".join(bad)
+
+
 def test_there_is_no_import_cycle() -> None:
     """No module reaches itself through imports (lazy imports count)."""
     graph = {

@@ -194,12 +194,11 @@ def _version() -> str:
 
 def serve(tools: str = "") -> None:
     """Serve over stdio until the client disconnects."""
-    import anyio
 
     settings = app.load_settings()
     memory = Memory(settings)
     try:
-        anyio.run(serve_stdio, build_server(settings, tools=tools, memory=memory))
+        serve_stdio(build_server(settings, tools=tools, memory=memory))
     finally:
         memory.close()
 

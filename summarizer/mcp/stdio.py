@@ -2,9 +2,16 @@
 
 The SDK drops a line it cannot read as a JSON-RPC message (a missing "jsonrpc", params that are not
 an object, JSON nested too deeply, a 5,000-digit number, a huge line), so a client waiting on that
-id hangs. Each such line becomes a synthetic request to _REJECTED carrying the id and the reason;
-the pump answers it with a JSON-RPC error instead of passing it to the SDK. A line without a
-readable id (a broken notification) cannot be answered and is only logged.
+id hangs. A guard stands in front of the SDK's own stdio transport (``MCPServer.run``, unchanged):
+
+* fd 0 becomes a pipe that a guard thread fills from the client's stdin, line by line, each line
+  read with a size limit; a line the SDK cannot read is answered here with a JSON-RPC error (a
+  line without a readable id, a broken notification, cannot be answered and is only logged);
+* fd 1 becomes a pipe that a relay thread copies to the client's stdout, line by line, so the
+  guard's answers and the SDK's replies never interleave inside a line.
+
+Only the SDK's public API is used: the SDK claims fd 0 and fd 1 as it would for a terminal (so a
+stray print still goes to stderr, not onto the wire), and never knows a guard is there.
 """
 
 from __future__ import annotations
@@ -12,23 +19,99 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+import threading
+from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mcp.server.mcpserver import MCPServer
 
 __all__ = ["MAX_MESSAGE_BYTES", "serve_stdio"]
 
-_REJECTED = "summarizer/rejected"
-_NULL_ID = "summarizer/null-id"
 MAX_MESSAGE_BYTES = 64 << 20
 """One JSON-RPC line (so every tool argument): transcripts and logs fit, an endless stream does not.
 ``SUMMARIZER_MCP_MAX_MESSAGE_BYTES`` changes it (same forms as ``SUMMARIZER_MAX_INPUT_BYTES``)."""
 
+# Ends the relay: the SDK's output is JSON lines, which never hold a NUL byte.
+_END = b"\0\n"
 
-def _rejection(line: str) -> str | None:
-    """``None`` for a line the SDK can read; else the synthetic request that answers its sender."""
+
+def serve_stdio(server: MCPServer[Any]) -> None:
+    """``server.run()`` over this process's stdin and stdout, with the guard in front."""
+    limit = _limit()
+    client_in = os.fdopen(os.dup(0), "rb")
+    client_out = os.fdopen(os.dup(1), "wb")
+    to_sdk_r, to_sdk_w = os.pipe()
+    from_sdk_r, from_sdk_w = os.pipe()
+    os.dup2(to_sdk_r, 0)
+    os.dup2(from_sdk_w, 1)
+    os.close(to_sdk_r)
+    lock = threading.Lock()
+
+    def send(line: bytes) -> None:
+        with lock:
+            client_out.write(line)
+            client_out.flush()
+
+    guard = threading.Thread(target=_guard, args=(client_in, os.fdopen(to_sdk_w, "wb"), send, limit))
+    relay = threading.Thread(target=_relay, args=(os.fdopen(from_sdk_r, "rb"), send))
+    guard.daemon = relay.daemon = True  # a client that never closes stdin must not hold the exit
+    guard.start()
+    relay.start()
+    try:
+        server.run()
+    finally:
+        sys.stdout.flush()
+        os.write(from_sdk_w, _END)  # after every reply the SDK wrote: the pipe keeps the order
+        relay.join()
+        os.close(from_sdk_w)
+        os.dup2(client_in.fileno(), 0)
+        os.dup2(client_out.fileno(), 1)
+
+
+def _limit() -> int:
+    from summarizer.core.jsonio import input_limit
+
+    configured = os.environ.get("SUMMARIZER_MCP_MAX_MESSAGE_BYTES", "")
+    return input_limit({"SUMMARIZER_MAX_INPUT_BYTES": configured}) if configured else MAX_MESSAGE_BYTES
+
+
+def _guard(client: IO[bytes], sdk: IO[bytes], send: Any, limit: int) -> None:
+    """Pass each readable line to the SDK; answer the rest; close the SDK's stdin at the end."""
+    with sdk:
+        while raw := client.readline(limit + 1):
+            if len(raw) > limit and not raw.endswith(b"\n"):
+                head = raw[: 1 << 16].decode("utf-8", "replace")
+                rest = b""
+                while not rest.endswith(b"\n"):  # drain the oversized line without keeping it
+                    if not (rest := client.readline(1 << 20)):
+                        break
+                if (ident := _id_or_none(head)) is not None:
+                    send(_error(ident, -32600, f"request larger than {limit} bytes; send less, or a path"))
+                continue
+            line = raw.decode("utf-8", "replace")
+            if not line.strip():
+                continue
+            if (answer := _rejection(line)) is None:
+                sdk.write(raw if raw.endswith(b"\n") else raw + b"\n")
+                sdk.flush()
+            elif answer:
+                send(answer)
+
+
+def _relay(sdk: IO[bytes], send: Any) -> None:
+    """Copy the SDK's replies to the client, whole lines at a time, until the end mark."""
+    with sdk:
+        while (line := sdk.readline()) and line != _END:
+            send(line)
+
+
+def _error(ident: int | str | None, code: int, message: str) -> bytes:
+    reply = {"jsonrpc": "2.0", "id": ident, "error": {"code": code, "message": message}}
+    return json.dumps(reply).encode() + b"\n"
+
+
+def _rejection(line: str) -> bytes | None:
+    """``None`` for a line the SDK can read; else the error reply for its sender ("" when it has none)."""
     import mcp_types
 
     from summarizer.core.jsonio import request_id
@@ -40,7 +123,7 @@ def _rejection(line: str) -> str | None:
     # The SDK reads {"id": {...}, "method": ...} as a notification and never answers it.
     if parsed is not None and not (isinstance(parsed, mcp_types.JSONRPCNotification) and '"id"' in line):
         return None
-    code, message, ident, null_id = mcp_types.INVALID_REQUEST, "not a JSON-RPC 2.0 request", None, False
+    code, message, ident = mcp_types.INVALID_REQUEST, "not a JSON-RPC 2.0 request", None
     try:
         value = json.loads(line)
     except json.JSONDecodeError as exc:
@@ -54,51 +137,14 @@ def _rejection(line: str) -> str | None:
             ident = value.get("id")
             message = 'invalid request: needs jsonrpc "2.0", a string method and object params'
             if "id" in value and (isinstance(ident, bool) or not isinstance(ident, int | str)):
-                message = "invalid request: the id must be a string or an integer"
-                ident, null_id = _NULL_ID, True  # JSON-RPC: an unreadable id is answered with null
+                # JSON-RPC: an unreadable id is answered with a null id
+                return _error(None, code, "invalid request: the id must be a string or an integer")
     if ident is None:
         ident = request_id(line)
     if isinstance(ident, bool) or not isinstance(ident, int | str):
         sys.stderr.write(f"summarizer mcp: dropped a message without a usable id ({message})\n")
-        return ""
-    params = {"code": code, "message": message, "null_id": null_id}
-    return json.dumps({"jsonrpc": "2.0", "id": ident, "method": _REJECTED, "params": params})
-
-
-async def _stdin_lines(limit: int = MAX_MESSAGE_BYTES) -> AsyncIterator[str]:
-    """The lines of stdin, each at most ``limit`` bytes; a longer one is skipped and answered."""
-    import anyio
-
-    buffer = sys.stdin.buffer
-    while raw := await anyio.to_thread.run_sync(buffer.readline, limit + 1):
-        if len(raw) > limit and not raw.endswith(b"\n"):
-            head = raw[: 1 << 16].decode("utf-8", "replace")
-            rest = b""
-            while not rest.endswith(b"\n"):  # drain the oversized line without keeping it
-                if not (rest := await anyio.to_thread.run_sync(buffer.readline, 1 << 20)):
-                    break
-            ident = _id_or_none(head)
-            if ident is not None:
-                yield json.dumps(
-                    {
-                        "jsonrpc": "2.0",
-                        "id": ident,
-                        "method": _REJECTED,
-                        "params": {
-                            "code": -32600,
-                            "message": f"request larger than {limit} bytes; send less, or a path",
-                        },
-                    }
-                )
-            continue
-        line = raw.decode("utf-8", "replace")
-        if not line.strip():
-            continue
-        rejected = _rejection(line)
-        if rejected is None:
-            yield line
-        elif rejected:
-            yield rejected
+        return b""
+    return _error(ident, code, message)
 
 
 def _id_or_none(text: str) -> int | str | None:
@@ -106,45 +152,3 @@ def _id_or_none(text: str) -> int | str | None:
 
     ident = request_id(text)
     return None if isinstance(ident, bool) else ident
-
-
-async def serve_stdio(server: MCPServer[Any]) -> None:
-    """``server.run()`` over stdio, with :func:`_stdin_lines` in front of the SDK's reader."""
-    import anyio
-    import mcp_types
-    from mcp.server.stdio import stdio_server
-    from mcp.shared._context_streams import create_context_streams
-    from mcp.shared.message import SessionMessage
-
-    # The SDK's own loop (MCPServer.run_stdio_async) with our stdin; the low-level server has no
-    # public accessor on MCPServer 2.x, hence the one private attribute read here.
-    lowlevel = server._lowlevel_server
-    from summarizer.core.jsonio import input_limit
-
-    configured = os.environ.get("SUMMARIZER_MCP_MAX_MESSAGE_BYTES", "")
-    limit = input_limit({"SUMMARIZER_MAX_INPUT_BYTES": configured}) if configured else MAX_MESSAGE_BYTES
-    stdin: Any = _stdin_lines(limit)
-    # any async iterator of lines serves as stdin; the SDK types an AsyncFile
-    async with stdio_server(stdin=stdin) as (read_stream, write_stream):
-        inbound_writer, inbound = create_context_streams[SessionMessage | Exception](0)
-
-        async def pump() -> None:
-            async with inbound_writer:
-                async for item in read_stream:
-                    request = item.message if isinstance(item, SessionMessage) else None
-                    if isinstance(request, mcp_types.JSONRPCRequest) and request.method == _REJECTED:
-                        params = request.params or {}
-                        error = mcp_types.ErrorData(
-                            code=int(params.get("code", -32600)),
-                            message=str(params.get("message", "invalid request")),
-                        )
-                        ident = None if params.get("null_id") else request.id
-                        reply = mcp_types.JSONRPCError(jsonrpc="2.0", id=ident, error=error)
-                        await write_stream.send(SessionMessage(reply))
-                    else:
-                        await inbound_writer.send(item)
-
-        async with anyio.create_task_group() as group:
-            group.start_soon(pump)
-            await lowlevel.run(inbound, write_stream, lowlevel.create_initialization_options())
-            group.cancel_scope.cancel()
