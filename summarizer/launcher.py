@@ -1,6 +1,6 @@
 """The ``summarizer`` entry point: cold paths for ``run``, ``output`` and ``hook``, click for the rest.
 
-``summarizer run``, ``summarizer output`` and ``summarizer hook claude`` sit in front of every
+``summarizer run``, ``summarizer output`` and ``summarizer hook <agent>`` sit in front of every
 command an agent runs (goal: within three times ``python -c pass``), so they are dispatched here
 before anything else is imported: their modules (:mod:`summarizer.agents.run`,
 :mod:`summarizer.agents.cold_output`, :mod:`summarizer.agents.hook`) use the standard library until
@@ -28,10 +28,10 @@ def main() -> None:
         from summarizer.agents.run import main as run
 
         sys.exit(run(args[1:]))
-    if args[:2] == ["hook", "claude"]:
+    if args[:1] == ["hook"] and args[1:2] and args[1] in ("claude", "codex", "gemini", "cursor", "copilot"):
         from summarizer.agents.hook import main as hook
 
-        sys.exit(hook(args[2:]))
+        sys.exit(hook(args[2:], args[1]))
     if args and args[0] == "output":
         from summarizer.agents.cold_output import try_cold_output
 

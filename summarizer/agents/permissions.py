@@ -5,19 +5,22 @@ Claude Code matches its rules against the command it is about to run. Once our h
 (anthropics/claude-code #65393), so a hook that says nothing would turn "allowed" into "asked"
 and, worse, one that says ``allow`` would turn "denied" or "asked" into "allowed" (the mistake
 rtk-ai/rtk #886 shipped). The hook therefore reads the rules itself, from the files Claude Code
-reads, and decides on the command the agent wrote:
+reads, and decides on every command the original line can run (:func:`summarizer.agents.shell.parse`
+finds them, substitutions and ``sh -c`` strings included):
 
-* **deny** when any simple command in it (or the whole line) matches a deny rule;
-* else **ask** when any part matches an ask rule;
-* else **allow** only when *every* simple command matches an allow rule, read strictly;
+* **deny** when a deny rule matches any command (or the whole line);
+* else **ask** when an ask rule matches any command;
+* else **ask** when a settings file exists but cannot be read;
+* else **allow** only when an allow rule matches *every* command;
 * else no rule (``None``).
 
-Matching is deliberately lopsided. Deny and ask rules are read liberally (``Bash(ls *)`` also
-matches a bare ``ls``; rules from the settings of parent directories count too), because reading
-too much there only costs a question. Allow rules are read strictly (only the project's own and
-the user's files; nothing behind a command substitution), because reading too much there would
-weaken the user's permissions. A settings file that exists but cannot be read or parsed makes
-the answer at least "ask".
+Matching is deliberately lopsided. Deny and ask rules are read liberally: a command is also tried
+without its ``VAR=value`` prefix and without wrappers (``timeout 5``, ``nice``, ``env``), rules in
+the settings of parent directories count, and ``Bash(ls *)`` also matches a bare ``ls``. A rule that
+matches only some later words of a command (``sudo rm -rf x`` against ``Bash(rm:*)``) gives
+``"unsure"``: the hook then says nothing and lets Claude Code decide. Allow rules are read strictly:
+only the project's own and the user's files, the command as written (its ``VAR=value`` prefix
+dropped only when every value is a literal).
 """
 
 from __future__ import annotations
@@ -25,14 +28,24 @@ from __future__ import annotations
 import os
 
 from summarizer.agents import fastjson
+from summarizer.agents.shell import skip_wrappers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from summarizer.agents.shell import CommandLine
+    from summarizer.agents.shell import Line, Simple
 
-__all__ = ["Rules", "decide", "load_rules", "matches", "settings_files"]
+__all__ = [
+    "Rules",
+    "allowed",
+    "bash_patterns",
+    "decide",
+    "liberal",
+    "load_rules",
+    "matches",
+    "settings_files",
+]
 
 MANAGED_SETTINGS = "/etc/claude-code/managed-settings.json"
 
@@ -42,10 +55,15 @@ class Rules:
 
     __slots__ = ("allow", "ask", "deny", "unreadable")
 
-    def __init__(self) -> None:
-        self.allow: list[str] = []
-        self.ask: list[str] = []
-        self.deny: list[str] = []
+    def __init__(
+        self,
+        allow: list[str] | None = None,
+        ask: list[str] | None = None,
+        deny: list[str] | None = None,
+    ) -> None:
+        self.allow: list[str] = list(allow or [])
+        self.ask: list[str] = list(ask or [])
+        self.deny: list[str] = list(deny or [])
         self.unreadable: list[str] = []
 
 
@@ -70,7 +88,8 @@ def settings_files(project_dir: str, env: Mapping[str, str]) -> tuple[list[str],
     return strict, liberal
 
 
-def _bash_patterns(values: object) -> list[str]:
+def bash_patterns(values: object, tool: str = "Bash") -> list[str]:
+    """The patterns of ``Tool(pattern)`` rules for ``tool`` in a rule list (bare ``Tool``: ``*``)."""
     out: list[str] = []
     if not isinstance(values, list):
         return out
@@ -78,10 +97,10 @@ def _bash_patterns(values: object) -> list[str]:
         if not isinstance(rule, str):
             continue
         rule = rule.strip()
-        if rule == "Bash":
+        if rule == tool:
             out.append("*")
-        elif rule.startswith("Bash(") and rule.endswith(")"):
-            out.append(rule[5:-1].strip())
+        elif rule.startswith(tool + "(") and rule.endswith(")"):
+            out.append(rule[len(tool) + 1 : -1].strip())
     return out
 
 
@@ -92,19 +111,24 @@ def load_rules(project_dir: str, env: Mapping[str, str]) -> Rules:
     for path in dict.fromkeys(liberal):
         try:
             with open(path, encoding="utf-8") as handle:
-                data = fastjson.loads(handle.read())
+                text = handle.read()
         except FileNotFoundError:
             continue
         except (OSError, ValueError):
             rules.unreadable.append(path)
             continue
+        try:
+            data = fastjson.loads(text)
+        except Exception:  # the C scanner raises SystemError on a trailing comma: any error is "unreadable"
+            rules.unreadable.append(path)
+            continue
         permissions = data.get("permissions") if isinstance(data, dict) else None
         if not isinstance(permissions, dict):
             continue
-        rules.deny += _bash_patterns(permissions.get("deny"))
-        rules.ask += _bash_patterns(permissions.get("ask"))
+        rules.deny += bash_patterns(permissions.get("deny"))
+        rules.ask += bash_patterns(permissions.get("ask"))
         if path in strict:
-            rules.allow += _bash_patterns(permissions.get("allow"))
+            rules.allow += bash_patterns(permissions.get("allow"))
     return rules
 
 
@@ -131,7 +155,7 @@ def matches(pattern: str, command: str, *, liberal: bool) -> bool:
     command = " ".join(command.split())
     if pattern in ("", "*"):
         return True
-    if pattern.endswith(":*"):  # legacy prefix form: `npm run test:*`
+    if pattern.endswith(":*"):  # legacy prefix form with a word boundary: `npm run test:*`
         prefix = pattern[:-2].rstrip()
         return command == prefix or command.startswith(prefix + " ")
     if liberal and pattern.endswith(" *") and command == pattern[:-2]:
@@ -139,18 +163,47 @@ def matches(pattern: str, command: str, *, liberal: bool) -> bool:
     return _glob(pattern, command)
 
 
-def decide(rules: Rules, command: str, line: CommandLine) -> str | None:
-    """``"deny"``, ``"ask"``, ``"allow"`` or ``None`` (no rule) for the original ``command``."""
-    parts = line.texts()
-    candidates = [command.strip(), *parts, *(" ".join(words) for words in line.programs())]
-    if any(matches(p, c, liberal=True) for p in rules.deny for c in candidates):
-        return "deny"
-    if any(matches(p, c, liberal=True) for p in rules.ask for c in candidates):
-        return "ask"
+def _exact_forms(cmd: Simple) -> list[str]:
+    argv = cmd.argv
+    return [cmd.text(), cmd.text(assigns=False), " ".join(argv[skip_wrappers(argv) :])]
+
+
+def _suffixes(cmd: Simple) -> list[str]:
+    argv = cmd.argv
+    return [" ".join(argv[k:]) for k in range(1, len(argv))]
+
+
+def liberal(patterns: list[str], line: Line) -> str | None:
+    """``"yes"`` when a pattern matches a command (or the line), ``"unsure"`` on a later word only."""
+    whole = line.source.strip()
+    if any(matches(p, whole, liberal=True) for p in patterns):
+        return "yes"
+    unsure = False
+    for cmd in line.commands:
+        if any(matches(p, form, liberal=True) for p in patterns for form in _exact_forms(cmd)):
+            return "yes"
+        unsure = unsure or any(matches(p, form, liberal=True) for p in patterns for form in _suffixes(cmd))
+    return "unsure" if unsure else None
+
+
+def allowed(patterns: list[str], cmd: Simple) -> bool:
+    """Does an allow rule match ``cmd`` as written (``VAR=value`` dropped only for literal values)?"""
+    forms = [cmd.text()]
+    if cmd.assigns and not any(w.dynamic for w in cmd.assigns):
+        forms.append(cmd.text(assigns=False))
+    return any(matches(p, form, liberal=False) for p in patterns for form in forms)
+
+
+def decide(rules: Rules, line: Line) -> str | None:
+    """``"deny"``, ``"ask"``, ``"allow"``, ``"unsure"`` or ``None`` (no rule) for the original line."""
+    for kind, patterns in (("deny", rules.deny), ("ask", rules.ask)):
+        found = liberal(patterns, line)
+        if found == "yes":
+            return kind
+        if found == "unsure":
+            return "unsure"
     if rules.unreadable:
         return "ask"
-    if line.broken or line.substitution or line.redirect or not parts:
-        return None  # what Claude Code would make of these is not ours to guess: never "allow"
-    if all(any(matches(p, c, liberal=False) for p in rules.allow) for c in parts):
+    if all(allowed(rules.allow, cmd) for cmd in line.commands):
         return "allow"
     return None
