@@ -36,7 +36,7 @@ def main() -> int:
     seconds = time.perf_counter() - started
     print(
         f"lines {report.lines}, cases {report.cases} (lines x rule sets x {len(shellgen.MODES)} modes), "
-        f"seed {args.seed}, {seconds:.1f} s"
+        f"random seed={args.seed}, {seconds:.1f} s"
     )
     print("hook replies: " + ", ".join(f"{k} {v}" for k, v in sorted(report.replies.items())))
     print(f"more permissive than the oracle: {len(report.violations)}")
