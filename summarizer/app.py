@@ -46,6 +46,7 @@ __all__ = [
     "llm_service",
     "load_settings",
     "open_memory",
+    "scratch_originals",
     "session_llm",
     "session_lock",
     "session_marks",
@@ -152,6 +153,18 @@ def build_originals(settings: Settings) -> OriginalStore:
 
     # Retention (SUMMARIZER_ORIGINALS_MAX_BYTES / _MAX_AGE) is read here, at the one root.
     return OriginalStore.configured(settings.store_dir, os.environ)
+
+
+@contextmanager
+def scratch_originals() -> Iterator[OriginalStore]:
+    """A throwaway originals store, removed afterwards (``discover`` compresses only to measure)."""
+    import tempfile
+    from pathlib import Path
+
+    from summarizer.output import OriginalStore
+
+    with tempfile.TemporaryDirectory(prefix="summarizer-discover-") as folder:
+        yield OriginalStore(Path(folder))
 
 
 def _open_backend(settings: Settings) -> MemoryBackend:

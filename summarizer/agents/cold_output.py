@@ -18,6 +18,7 @@ import sys
 
 from summarizer.agents.child import write_all
 from summarizer.agents.run import COLD_MAX_BYTES, DEFAULT_FLOOR, DEFAULT_THRESHOLD
+from summarizer.rules.raw import raw_requested
 
 __all__ = ["parse_output_args", "try_cold_output"]
 
@@ -89,7 +90,7 @@ def _step_aside(source: str, consumed: bytes) -> bool:
 def try_cold_output(args: list[str]) -> bool:
     """Answer ``summarizer output ARGS`` here when the input surely passes through; True when done."""
     call = parse_output_args(args)
-    if call is None:
+    if call is None or raw_requested(os.environ):
         return False
     source, bound = call
     if source == "-":
@@ -114,17 +115,36 @@ def try_cold_output(args: list[str]) -> bool:
 
     if scrub(text)[1]:
         return _step_aside(source, data)
-    if not _store(data):
+    restore_id = _store(data)
+    if restore_id is None:
         return _step_aside(source, data)
     sys.stdout.flush()
     if not write_all(sys.stdout.fileno(), data):
         # The reader went away (`| head`): exit 1 quietly, as the click command does.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(1)
+    _record(len(data), restore_id)
     return True
 
 
-def _store(data: bytes) -> bool:
+def _record(size: int, restore_id: str) -> None:
+    from summarizer.agents.paths import cache_dir
+    from summarizer.gain.ledger import LEDGER_DIR, append
+
+    directory = os.path.join(cache_dir(os.environ), LEDGER_DIR)
+    append(
+        directory,
+        tool="output",
+        command=None,
+        size=size,
+        tokens_in=None,
+        tokens_out=None,
+        passthrough=True,
+        restore_id=restore_id,
+    )
+
+
+def _store(data: bytes) -> str | None:
     from pathlib import Path
 
     from summarizer.agents.paths import store_dir
@@ -137,11 +157,11 @@ def _store(data: bytes) -> bool:
         store = OriginalStore.configured(Path(store_dir(os.environ)), os.environ)
         writer = store.writer()
     except (OriginalNotStored, InputError):
-        return False
+        return None
     try:
         writer.write(data)
-        writer.commit()
+        restore_id = writer.commit()
     except OriginalNotStored as failure:
         failure.read_so_far.close()
-        return False
-    return store.dropped is None
+        return None
+    return restore_id if store.dropped is None else None

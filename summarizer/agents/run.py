@@ -34,6 +34,7 @@ import os
 import sys
 
 from summarizer.agents.child import ChildOutput, Forwarder, cannot_start, spawn, write_all
+from summarizer.rules.raw import raw_requested
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -76,30 +77,53 @@ Usage: summarizer run [OPTIONS] -- CMD [ARGS...]
 Options:
   --target N   Token budget for a large output (default: 3,000 above 10,000 tokens).
   --floor N    Outputs with at most N tokens always pass through (default: 500).
+  --raw        Pass the output through untouched: no compression, no rules, nothing stored
+               (SUMMARIZER_RAW=1 in the environment does the same for a whole session).
   -h, --help   Show this message and exit.
 """
 
 
 class RunCall:
-    """A parsed ``summarizer run`` command line."""
+    """A parsed ``summarizer run`` command line (``raw``: pass the output through untouched)."""
 
-    __slots__ = ("argv", "floor", "target")
+    __slots__ = ("argv", "floor", "raw", "target", "text")
 
-    def __init__(self, argv: list[str], target: int | None = None, floor: int = DEFAULT_FLOOR) -> None:
+    def __init__(
+        self,
+        argv: list[str],
+        target: int | None = None,
+        floor: int = DEFAULT_FLOOR,
+        raw: bool = False,
+        text: str | None = None,
+    ) -> None:
         self.argv = argv
         self.target = target
         self.floor = floor
+        self.raw = raw
+        # The command as the agent wrote it (the shell string, or the words joined): the ledger's label.
+        self.text = text if text is not None else " ".join(_shown(word) for word in argv)
+
+
+def _shown(word: str) -> str:
+    """A word as a shell would need it written (for display only: the argv is what runs)."""
+    if word and all(c.isalnum() or c in "-_./=:,+%@" for c in word):
+        return word
+    return "'" + word.replace("'", "'\"'\"'") + "'"
 
 
 def parse(args: list[str], env: dict[str, str] | os._Environ[str]) -> RunCall | str:
     """The call, or ``"help"``, or a one-line usage error (a string starting with ``error:``)."""
     target: int | None = None
     floor = DEFAULT_FLOOR
+    raw = raw_requested(env)
     rest = list(args)
     while rest and rest[0].startswith("-") and rest[0] != "--":
         option = rest.pop(0)
         if option in ("-h", "--help"):
             return "help"
+        if option == "--raw":
+            raw = True
+            continue
         name, has_value, value = option.partition("=")
         if name not in ("--target", "--floor"):
             return f"error: no such option: {option}; see `summarizer run --help`"
@@ -114,15 +138,17 @@ def parse(args: list[str], env: dict[str, str] | os._Environ[str]) -> RunCall | 
             target = int(value)
         else:
             floor = int(value)
+    text = None
     if rest and rest[0] == "--":
         argv = rest[1:]
     elif len(rest) == 1:
         argv = [env.get("SHELL") or "/bin/sh", "-c", rest[0]]
+        text = rest[0]
     else:
         argv = rest
     if not argv or not argv[0]:
         return "error: no command given; use `summarizer run -- CMD [ARGS...]`"
-    return RunCall(argv, target, floor)
+    return RunCall(argv, target, floor, raw, text)
 
 
 def passthrough_bound(call: RunCall) -> int:
@@ -162,7 +188,40 @@ def main(args: list[str]) -> int:
         os.close(write_fd)
     child = ChildOutput(read_fd, pid)
     forwarder.child = child
+    if call.raw:
+        return _relay_raw(call, child)
     return _relay(call, child)
+
+
+def _record(call: RunCall, size: int, *, raw: bool = False) -> None:
+    """The ledger line of an output that passed through here (tokens not counted: see ledger)."""
+    from summarizer.agents.paths import cache_dir
+    from summarizer.gain.ledger import LEDGER_DIR, append
+
+    directory = os.path.join(cache_dir(os.environ), LEDGER_DIR)
+    append(
+        directory,
+        tool="run",
+        command=call.text,
+        size=size,
+        tokens_in=None,
+        tokens_out=None,
+        passthrough=True,
+        raw=raw,
+    )
+
+
+def _relay_raw(call: RunCall, child: ChildOutput) -> int:
+    """``--raw``: every byte as it comes, nothing held, compressed or stored."""
+    size = 0
+    stdout_open = True
+    while data := child.read_some():
+        size += len(data)
+        if stdout_open:
+            stdout_open = write_all(1, data)
+    status = child.wait()
+    _record(call, size, raw=True)
+    return status
 
 
 def _relay(call: RunCall, child: ChildOutput) -> int:
@@ -186,10 +245,12 @@ def _relay(call: RunCall, child: ChildOutput) -> int:
     if size <= bound and _is_utf8(head):
         if stdout_open and size > streamed:
             write_all(1, memoryview(head)[streamed:])
-        return child.wait()
+        status = child.wait()
+        _record(call, size)
+        return status
     from summarizer.agents.run_compress import compress_run
 
-    return compress_run(call.target, call.floor, child, head, streamed if stdout_open else None)
+    return compress_run(call.target, call.floor, child, head, streamed if stdout_open else None, call.text)
 
 
 def _is_utf8(data: bytes) -> bool:

@@ -19,7 +19,7 @@ from summarizer.agents.child import ChildOutput, write_all
 if TYPE_CHECKING:
     from summarizer.output import OriginalNotStored, OriginalStore, OutputResult
 
-__all__ = ["compress_run", "with_exit_code"]
+__all__ = ["compress_run", "shown_tokens", "with_exit_code"]
 
 
 class _Replay:
@@ -51,9 +51,16 @@ def with_exit_code(text: str, status: int) -> str:
 
 
 def compress_run(
-    target: int | None, floor: int, child: ChildOutput, head: bytes, streamed: int | None
+    target: int | None,
+    floor: int,
+    child: ChildOutput,
+    head: bytes,
+    streamed: int | None,
+    command: str | None = None,
 ) -> int:
-    """Compress and print the output; ``streamed`` bytes were printed already (None: stdout closed)."""
+    """Compress and print the output; ``streamed`` bytes were printed already (None: stdout closed).
+
+    ``command`` labels the ledger record (``summarizer gain``)."""
     from summarizer import app
     from summarizer.core.errors import SummarizerError
     from summarizer.output import OriginalNotStored, OutputOptions, compress
@@ -73,7 +80,8 @@ def compress_run(
     status = child.wait()
     if streamed is None:
         return status
-    _print(result, store, streamed, status)
+    shown = _print(result, store, streamed, status)
+    _record(command, result, shown, head[: streamed or 0])
     if store.dropped is not None:
         rid, size = store.dropped
         sys.stderr.write(
@@ -83,7 +91,8 @@ def compress_run(
     return status
 
 
-def _print(result: OutputResult, store: OriginalStore, streamed: int, status: int) -> None:
+def _print(result: OutputResult, store: OriginalStore, streamed: int, status: int) -> str | None:
+    """Print what follows the streamed head; the text printed, or None when it was the original."""
     if result.passthrough:
         # Byte-identical, from the stored original, after what was already streamed.
         skip = streamed
@@ -92,16 +101,59 @@ def _print(result: OutputResult, store: OriginalStore, streamed: int, status: in
                 skip -= len(block)
                 continue
             if not write_all(1, memoryview(block)[skip:]):
-                return
+                return None
             skip = 0
-        return
-    text = with_exit_code(result.text, status)
+        return None
+    text = _after_head(result.text, streamed, status)
+    write_all(1, text.encode("utf-8", "replace"))
+    return text
+
+
+def _after_head(rendering: str, streamed: int, status: int) -> str:
+    text = with_exit_code(rendering, status)
     if streamed:
         text = (
             f"\n[summarizer run: the first {streamed:,} bytes above were printed as they came; "
             "the whole output, compressed, follows]\n" + text
         )
-    write_all(1, text.encode("utf-8", "replace"))
+    return text
+
+
+def shown_tokens(output: bytes, result: OutputResult, status: int = 0) -> int:
+    """The tokens an agent reads when ``run`` prints ``output`` compressed as ``result``: the
+    streamed head, the marker and the rendering (``discover`` measures missed savings with it)."""
+    from summarizer.agents.run import STREAM_BYTES
+    from summarizer.core.tokens import count_tokens
+
+    if result.passthrough:
+        return result.original_tokens
+    head = output[:STREAM_BYTES]
+    return count_tokens(head.decode("utf-8", "replace") + _after_head(result.text, len(head), status))
+
+
+def _record(command: str | None, result: OutputResult, shown: str | None, streamed: bytes) -> None:
+    """The ledger line: ``out`` counts everything the agent was shown, the streamed head included."""
+    import os
+
+    from summarizer.agents.paths import cache_dir
+    from summarizer.core.tokens import count_tokens
+    from summarizer.gain.ledger import LEDGER_DIR, append
+
+    if shown is None:
+        tokens_out = result.original_tokens
+    else:
+        # The agent read the streamed head and the rendering as one text: count them as one.
+        tokens_out = count_tokens(streamed.decode("utf-8", "replace") + shown)
+    append(
+        os.path.join(cache_dir(os.environ), LEDGER_DIR),
+        tool="run",
+        command=command,
+        size=result.bytes,
+        tokens_in=result.original_tokens,
+        tokens_out=tokens_out,
+        passthrough=shown is None,
+        restore_id=result.restore_id,
+    )
 
 
 def _copy_rest(stream: _Replay, skip: int, already: bytes) -> None:

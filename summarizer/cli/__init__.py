@@ -35,6 +35,8 @@ COMMANDS: dict[str, str] = {
     "run": "summarizer.cli.agents:run",
     "hook": "summarizer.cli.agents:hook",
     "init": "summarizer.cli.agents:init",
+    "gain": "summarizer.cli.gain:gain",
+    "discover": "summarizer.cli.gain:discover",
 }
 
 _HELP: dict[str, str] = {
@@ -54,6 +56,8 @@ _HELP: dict[str, str] = {
     "run": "Run a command; print its output, compressed when large.",
     "hook": "Agent hooks (Claude Code PreToolUse), installed by init.",
     "init": "Install the Claude Code, OpenCode or Codex integration.",
+    "gain": "Tokens saved per command family, day and project, honestly counted.",
+    "discover": "Savings missed in Claude Code transcripts (commands run without the hook).",
 }
 
 

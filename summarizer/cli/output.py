@@ -25,6 +25,29 @@ def _open(source: str) -> BinaryIO:
     return path.open("rb")
 
 
+def _raw(stream: BinaryIO, ledger: str, command: str | None) -> bool:
+    """With SUMMARIZER_RAW set: copy the input out untouched, record it, and say so."""
+    import os
+
+    from summarizer.gain.ledger import append
+    from summarizer.rules.raw import copy_raw, raw_requested
+
+    if not raw_requested(os.environ):
+        return False
+    size = copy_raw(stream, sys.stdout.buffer)
+    append(
+        ledger,
+        tool="output",
+        command=command,
+        size=size,
+        tokens_in=None,
+        tokens_out=None,
+        passthrough=True,
+        raw=True,
+    )
+    return True
+
+
 @click.command()
 @click.argument("source", default="-", metavar="[FILE|-]")
 @click.option(
@@ -48,21 +71,37 @@ def _open(source: str) -> BinaryIO:
     show_default=True,
     help="Inputs with at most this many tokens pass through unchanged.",
 )
+@click.option(
+    "--command",
+    "command",
+    default=None,
+    help="The command that printed the input (labels `summarizer gain`).",
+)
 @handle_errors
-def output(source: str, target: int | None, exit_code: int | None, as_json: bool, floor: int) -> None:
-    """Compress tool output (FILE or stdin) keeping every failure coordinate; the original is stored."""
+def output(
+    source: str, target: int | None, exit_code: int | None, as_json: bool, floor: int, command: str | None
+) -> None:
+    """Compress tool output (FILE or stdin) keeping every failure coordinate; the original is stored.
+
+    With SUMMARIZER_RAW=1 in the environment the input is printed untouched."""
     from summarizer import app
+    from summarizer.gain.ledger import LEDGER_DIR, append_result
     from summarizer.output import OutputOptions
     from summarizer.output.deliver import deliver
 
-    store = app.build_originals(app.load_settings())
-    options = OutputOptions(target_tokens=target, floor_tokens=floor, exit_code=exit_code)
+    settings = app.load_settings()
+    ledger = str(settings.cache_dir / LEDGER_DIR)
     stream = _open(source)
     try:
-        deliver(stream, store, options, out=sys.stdout.buffer, as_json=as_json, name=source)
+        if _raw(stream, ledger, command):
+            return
+        store = app.build_originals(settings)
+        options = OutputOptions(target_tokens=target, floor_tokens=floor, exit_code=exit_code)
+        result = deliver(stream, store, options, out=sys.stdout.buffer, as_json=as_json, name=source)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
+    append_result(ledger, result, tool="output", command=command)
     if store.dropped is not None:
         click.echo(
             f"summarizer output: the input ({store.dropped[1]:,} bytes) is over "
