@@ -119,15 +119,15 @@ def _after_head(rendering: str, streamed: int, status: int) -> str:
     return text
 
 
-def shown_tokens(output: bytes, result: OutputResult, status: int = 0) -> int:
+def shown_tokens(output: bytes, result: OutputResult, stream_bytes: int, status: int = 0) -> int:
     """The tokens an agent reads when ``run`` prints ``output`` compressed as ``result``: the
-    streamed head, the marker and the rendering (``discover`` measures missed savings with it)."""
-    from summarizer.agents.run import STREAM_BYTES
+    ``stream_bytes`` head (``summarizer.agents.run.STREAM_BYTES``), the marker and the rendering
+    (``discover`` measures missed savings with it)."""
     from summarizer.core.tokens import count_tokens
 
     if result.passthrough:
         return result.original_tokens
-    head = output[:STREAM_BYTES]
+    head = output[:stream_bytes]
     return count_tokens(head.decode("utf-8", "replace") + _after_head(result.text, len(head), status))
 
 

@@ -123,6 +123,7 @@ def discover(path: Path | None, since: str | None, floor: int, progress: bool, a
     """Large Bash outputs in Claude Code transcripts that ran without summarizer, and the savings missed."""
     from summarizer import app
     from summarizer.agents.hook import exclude_prefixes, wrap_reason
+    from summarizer.agents.run import STREAM_BYTES
     from summarizer.agents.run_compress import shown_tokens
     from summarizer.agents.shell import read_command
     from summarizer.gain.ledger import LEDGER_DIR
@@ -135,7 +136,7 @@ def discover(path: Path | None, since: str | None, floor: int, progress: bool, a
     with app.scratch_originals() as store:
         report = discover_history(
             root,
-            would_show=run_would_show(store, shown_tokens),
+            would_show=run_would_show(store, lambda data, result: shown_tokens(data, result, STREAM_BYTES)),
             wrap_reason=lambda command: wrap_reason(command, read_command(command), excludes),
             since=_since(since),
             ledger_dir=str(app.load_settings().cache_dir / LEDGER_DIR),

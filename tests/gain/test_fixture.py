@@ -16,6 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from summarizer.agents.hook import exclude_prefixes, wrap_reason
+from summarizer.agents.run import STREAM_BYTES
 from summarizer.agents.run_compress import shown_tokens
 from summarizer.agents.shell import read_command
 from summarizer.cli import main
@@ -156,7 +157,9 @@ def test_discover_figures_equal_a_recount(ledger_home: Path, tmp_path: Path) -> 
             continue
         data = text.encode()
         would = min(
-            shown_tokens(data, compress(io.BytesIO(data), store, OutputOptions(), progress=None)),
+            shown_tokens(
+                data, compress(io.BytesIO(data), store, OutputOptions(), progress=None), STREAM_BYTES
+            ),
             count_tokens(text),
         )
         row = expected[FAMILY[step["command"]]]
