@@ -61,6 +61,19 @@ def _progress(show: bool) -> Callable[[int, int, int], None] | None:
     return report
 
 
+def _left_alone(command: str, excludes: list[str]) -> str | None:
+    """Why the hook would leave ``command`` as written, or None when it would wrap some of it."""
+    from summarizer.agents.shell import Opaque, parse
+    from summarizer.agents.wrap import plan
+
+    try:
+        line = parse(command)
+    except Opaque:
+        return "shell syntax the hook does not rewrite"
+    rewritten, reason = plan(line, excludes, None)
+    return None if rewritten is not None else reason
+
+
 _TRANSCRIPTS = click.option(
     "--transcripts",
     type=click.Path(path_type=Path),
@@ -122,10 +135,9 @@ def gain(
 def discover(path: Path | None, since: str | None, floor: int, progress: bool, as_json: bool) -> None:
     """Large Bash outputs in Claude Code transcripts that ran without summarizer, and the savings missed."""
     from summarizer import app
-    from summarizer.agents.hook import exclude_prefixes, wrap_reason
     from summarizer.agents.run import STREAM_BYTES
     from summarizer.agents.run_compress import shown_tokens
-    from summarizer.agents.shell import read_command
+    from summarizer.agents.wrap import exclude_prefixes
     from summarizer.gain.ledger import LEDGER_DIR
     from summarizer.gain.render import render_discover
     from summarizer.gain.usecase import discover_history, run_would_show
@@ -137,7 +149,7 @@ def discover(path: Path | None, since: str | None, floor: int, progress: bool, a
         report = discover_history(
             root,
             would_show=run_would_show(store, lambda data, result: shown_tokens(data, result, STREAM_BYTES)),
-            wrap_reason=lambda command: wrap_reason(command, read_command(command), excludes),
+            wrap_reason=lambda command: _left_alone(command, excludes),
             since=_since(since),
             ledger_dir=str(app.load_settings().cache_dir / LEDGER_DIR),
             floor=floor,

@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from summarizer.agents.hook import exclude_prefixes, wrap_reason
 from summarizer.agents.run import STREAM_BYTES
 from summarizer.agents.run_compress import shown_tokens
-from summarizer.agents.shell import read_command
+from summarizer.agents.wrap import exclude_prefixes
 from summarizer.cli import main
+from summarizer.cli.gain import _left_alone
 from summarizer.core.tokens import count_tokens
 from summarizer.output import OriginalStore, OutputOptions, compress
 
@@ -35,6 +35,7 @@ FAMILY = {
     "python gen_log.py | head -n 1200": "python gen_log.py",
     "git status": "git status",
     "ls -la /usr/lib/python3/dist-packages": "ls",
+    "python gen_log.py | tail -n 400": "python gen_log.py",
 }
 
 
@@ -152,7 +153,7 @@ def test_discover_figures_equal_a_recount(ledger_home: Path, tmp_path: Path) -> 
         text = results[step["tool_use_id"]]
         if step["hooked"] or len(text.encode()) <= 500 or count_tokens(text) <= 500:
             continue
-        if wrap_reason(step["command"], read_command(step["command"]), excludes):
+        if _left_alone(step["command"], excludes):
             alone += 1
             continue
         data = text.encode()
