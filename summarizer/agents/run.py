@@ -79,6 +79,8 @@ Options:
   --floor N    Outputs with at most N tokens always pass through (default: 500).
   --raw        Pass the output through untouched: no compression, no rules, nothing stored
                (SUMMARIZER_RAW=1 in the environment does the same for a whole session).
+  --piped-into CMD  The display trimmer the output goes into (`tail -20`, `head -n 50`): changes
+               nothing printed; `summarizer gain` then credits only what was cut from what it keeps.
   -h, --help   Show this message and exit.
 """
 
@@ -86,7 +88,7 @@ Options:
 class RunCall:
     """A parsed ``summarizer run`` command line (``raw``: pass the output through untouched)."""
 
-    __slots__ = ("argv", "floor", "raw", "target", "text")
+    __slots__ = ("argv", "floor", "piped", "raw", "target", "text")
 
     def __init__(
         self,
@@ -95,11 +97,13 @@ class RunCall:
         floor: int = DEFAULT_FLOOR,
         raw: bool = False,
         text: str | None = None,
+        piped: str | None = None,
     ) -> None:
         self.argv = argv
         self.target = target
         self.floor = floor
         self.raw = raw
+        self.piped = piped
         # The command as the agent wrote it (the shell string, or the words joined): the ledger's label.
         self.text = text if text is not None else " ".join(_shown(word) for word in argv)
 
@@ -116,6 +120,7 @@ def parse(args: list[str], env: dict[str, str] | os._Environ[str]) -> RunCall | 
     target: int | None = None
     floor = DEFAULT_FLOOR
     raw = raw_requested(env)
+    piped: str | None = None
     rest = list(args)
     while rest and rest[0].startswith("-") and rest[0] != "--":
         option = rest.pop(0)
@@ -125,6 +130,11 @@ def parse(args: list[str], env: dict[str, str] | os._Environ[str]) -> RunCall | 
             raw = True
             continue
         name, has_value, value = option.partition("=")
+        if name == "--piped-into":
+            if not has_value and not rest:
+                return "error: option --piped-into requires a command; see `summarizer run --help`"
+            piped = value if has_value else rest.pop(0)
+            continue
         if name not in ("--target", "--floor"):
             return f"error: no such option: {option}; see `summarizer run --help`"
         if not has_value:
@@ -148,7 +158,7 @@ def parse(args: list[str], env: dict[str, str] | os._Environ[str]) -> RunCall | 
         argv = rest
     if not argv or not argv[0]:
         return "error: no command given; use `summarizer run -- CMD [ARGS...]`"
-    return RunCall(argv, target, floor, raw, text)
+    return RunCall(argv, target, floor, raw, text, piped)
 
 
 def passthrough_bound(call: RunCall) -> int:
@@ -193,11 +203,17 @@ def main(args: list[str]) -> int:
     return _relay(call, child)
 
 
-def _record(call: RunCall, size: int, *, raw: bool = False) -> None:
-    """The ledger line of an output that passed through here (tokens not counted: see ledger)."""
+def _record(call: RunCall, size: int, *, raw: bool = False, data: bytes | None = None) -> None:
+    """The ledger line of an output that passed through here (tokens not counted: see ledger);
+    with ``--piped-into``, the size is what the trimmer keeps of ``data``."""
     from summarizer.agents.paths import cache_dir
     from summarizer.gain.ledger import LEDGER_DIR, append
 
+    if call.piped is not None and data is not None:
+        from summarizer.gain.trim import parse_trimmer
+
+        trimmer = parse_trimmer(call.piped)
+        size = len(trimmer.apply(data)) if trimmer is not None else size
     directory = os.path.join(cache_dir(os.environ), LEDGER_DIR)
     append(
         directory,
@@ -208,6 +224,7 @@ def _record(call: RunCall, size: int, *, raw: bool = False) -> None:
         tokens_out=None,
         passthrough=True,
         raw=raw,
+        piped=call.piped,
     )
 
 
@@ -246,11 +263,13 @@ def _relay(call: RunCall, child: ChildOutput) -> int:
         if stdout_open and size > streamed:
             write_all(1, memoryview(head)[streamed:])
         status = child.wait()
-        _record(call, size)
+        _record(call, size, data=head)
         return status
     from summarizer.agents.run_compress import compress_run
 
-    return compress_run(call.target, call.floor, child, head, streamed if stdout_open else None, call.text)
+    return compress_run(
+        call.target, call.floor, child, head, streamed if stdout_open else None, call.text, call.piped
+    )
 
 
 def _is_utf8(data: bytes) -> bool:

@@ -57,10 +57,12 @@ def compress_run(
     head: bytes,
     streamed: int | None,
     command: str | None = None,
+    piped: str | None = None,
 ) -> int:
     """Compress and print the output; ``streamed`` bytes were printed already (None: stdout closed).
 
-    ``command`` labels the ledger record (``summarizer gain``)."""
+    ``command`` labels the ledger record (``summarizer gain``); ``piped`` is the display trimmer
+    the output goes into (``--piped-into``), counted on both sides of the record."""
     from summarizer import app
     from summarizer.core.errors import SummarizerError
     from summarizer.output import OriginalNotStored, OutputOptions, compress
@@ -81,7 +83,7 @@ def compress_run(
     if streamed is None:
         return status
     shown = _print(result, store, streamed, status)
-    _record(command, result, shown, head[: streamed or 0])
+    _record(command, result, shown, head[: streamed or 0], store, piped)
     if store.dropped is not None:
         rid, size = store.dropped
         sys.stderr.write(
@@ -131,28 +133,42 @@ def shown_tokens(output: bytes, result: OutputResult, stream_bytes: int, status:
     return count_tokens(head.decode("utf-8", "replace") + _after_head(result.text, len(head), status))
 
 
-def _record(command: str | None, result: OutputResult, shown: str | None, streamed: bytes) -> None:
+def _record(
+    command: str | None,
+    result: OutputResult,
+    shown: str | None,
+    streamed: bytes,
+    store: OriginalStore,
+    piped: str | None,
+) -> None:
     """The ledger line: ``out`` counts everything the agent was shown, the streamed head included."""
     import os
 
     from summarizer.agents.paths import cache_dir
     from summarizer.core.tokens import count_tokens
     from summarizer.gain.ledger import LEDGER_DIR, append
+    from summarizer.gain.trim import parse_trimmer
 
-    if shown is None:
-        tokens_out = result.original_tokens
-    else:
-        # The agent read the streamed head and the rendering as one text: count them as one.
-        tokens_out = count_tokens(streamed.decode("utf-8", "replace") + shown)
+    size, tokens_in = result.bytes, result.original_tokens
+    # The agent read the streamed head and the rendering as one text: count them as one.
+    printed = None if shown is None else streamed + shown.encode("utf-8", "replace")
+    trimmer = parse_trimmer(piped) if piped is not None else None
+    if trimmer is not None and store.dropped is None:
+        # Without us the agent would have seen what the trimmer keeps of the original, no more.
+        kept = trimmer.apply(b"".join(store.iter_bytes(result.restore_id)))
+        size, tokens_in = len(kept), count_tokens(kept.decode("utf-8", "replace"))
+        printed = kept if printed is None else trimmer.apply(printed)
+    tokens_out = tokens_in if printed is None else count_tokens(printed.decode("utf-8", "replace"))
     append(
         os.path.join(cache_dir(os.environ), LEDGER_DIR),
         tool="run",
         command=command,
-        size=result.bytes,
-        tokens_in=result.original_tokens,
+        size=size,
+        tokens_in=tokens_in,
         tokens_out=tokens_out,
         passthrough=shown is None,
         restore_id=result.restore_id,
+        piped=piped,
     )
 
 

@@ -20,11 +20,14 @@ field      meaning
 ``pass``   whether the output passed through unchanged
 ``raw``    passed through because ``--raw`` / ``SUMMARIZER_RAW=1`` asked for it
 ``rid``    the restore id of the stored original, when one was stored
+``piped``  the display trimmer the output went into (``run --piped-into 'tail -20'``), or ``null``
 =========  ======================================================================================
 
-Honesty: ``in`` is the output as it reached us, so when the agent's own line ended in ``| head``,
-``| tail`` or ``| grep`` and the whole line ran inside ``summarizer run``, the pipe had already cut
-it and only what we cut ourselves counts as saved.
+Honesty: ``in`` is what the agent would have seen without us. When the agent's own line ended in
+``| head``, ``| tail`` or ``| grep`` and the whole line ran inside ``summarizer run``, the pipe had
+already cut the output before it reached us; when only the command ran inside (``summarizer run
+--piped-into 'tail -20' -- pytest | tail -20``), ``in`` and ``out`` are both counted after the
+trimmer (:mod:`summarizer.gain.trim`). Either way only the part we cut counts as saved.
 
 Writing never fails the command: an unwritable ledger is skipped silently (the output matters, the
 figure does not). Lines are written with one ``O_APPEND`` write each, so concurrent runs do not
@@ -105,6 +108,7 @@ def append(
     passthrough: bool,
     raw: bool = False,
     restore_id: str | None = None,
+    piped: str | None = None,
     cwd: str | None = None,
     now: float | None = None,
 ) -> None:
@@ -127,6 +131,7 @@ def append(
         "pass": passthrough,
         "raw": raw,
         "rid": restore_id,
+        "piped": piped,
     }
     name = os.path.join(directory, time.strftime("runs-%Y-%m.jsonl", when))
     try:

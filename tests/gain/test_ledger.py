@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,37 @@ def test_raw_mode_stores_nothing_and_passes_a_large_output_untouched(
     assert piped.stdout == done.stdout
     store = isolated_env / "cache" / "originals"
     assert not store.exists() or not [p for p in store.iterdir() if not p.name.startswith(".")]
+
+
+def test_piped_into_credits_only_what_the_trimmer_would_have_shown(
+    summarizer: str, isolated_env: Path
+) -> None:
+    """`run --piped-into 'tail -5'`: in and out are both counted after tail, never the whole output."""
+    from summarizer.core.tokens import count_tokens
+
+    code = "for i in range(3000): print(f'line {i} processing item {i * 7} ok')\nprint('FAILED: 3 errors')"
+    command = [sys.executable, "-c", code]
+    original = subprocess.run(command, check=True, capture_output=True).stdout
+    printed = subprocess.run(
+        [summarizer, "run", "--piped-into", "tail -5", "--", *command], check=True, capture_output=True
+    ).stdout
+    [(_, _, record)] = list(ledger.read(str(isolated_env / "cache" / "ledger")))
+    tail5 = b"".join(original.splitlines(keepends=True)[-5:])
+    assert record["piped"] == "tail -5" and record["bytes"] == len(tail5)
+    assert record["in"] == count_tokens(tail5.decode())
+    assert record["out"] == count_tokens(b"".join(printed.splitlines(keepends=True)[-5:]).decode())
+    assert record["in"] < count_tokens(original.decode()) // 100  # the whole output is not the baseline
+
+
+def test_trimmer_forms() -> None:
+    """head/tail counts in their usual spellings; anything else is not understood."""
+    from summarizer.gain.trim import parse_trimmer
+
+    data = b"".join(f"{i}\n".encode() for i in range(1, 21))
+    assert parse_trimmer("tail -3").apply(data) == b"18\n19\n20\n"  # type: ignore[union-attr]
+    assert parse_trimmer("head -n 2").apply(data) == b"1\n2\n"  # type: ignore[union-attr]
+    assert parse_trimmer("tail -n +19").apply(data) == b"19\n20\n"  # type: ignore[union-attr]
+    assert parse_trimmer("head --lines=1").apply(data) == b"1\n"  # type: ignore[union-attr]
+    assert parse_trimmer("head -c 3").apply(data) == b"1\n2"  # type: ignore[union-attr]
+    assert parse_trimmer("tail").apply(data) == data[-(len(data) - data.index(b"11\n")) :]  # type: ignore[union-attr]
+    assert parse_trimmer("grep -c x") is None and parse_trimmer("tail -f") is None
