@@ -10,11 +10,15 @@ Each installer is idempotent, touches one file, and removes exactly what it adde
   removes only our hook entry).
 * **opencode**: the plugin ``summarizer.js`` (package data) in ``~/.config/opencode/plugins/`` or
   ``.opencode/plugins/``; a file of that name that is not ours is never overwritten.
-* **codex**: Codex's hooks cannot rewrite a command (``PreToolUse`` may only deny; the
-  ``updatedInput`` field is ignored) and released versions cannot replace a tool's output
-  (``PostToolUse`` output rewriting is an open pull request, openai/codex #20703). So the Codex
-  integration is an instruction block in ``AGENTS.md`` (``~/.codex/AGENTS.md`` or the project's)
-  asking the agent to run noisy commands through ``summarizer run --``; ``docs/agents.md`` says so.
+* **codex**: the ``PreToolUse`` hook ``<summarizer> hook codex`` on ``Bash`` in ``hooks.json``
+  (``~/.codex/hooks.json``, or ``$CODEX_HOME``; ``--project``: ``.codex/hooks.json``), merged like
+  Claude Code's, plus ``hooks = true`` under ``[features]`` in ``~/.codex/config.toml`` (marked so
+  ``--uninstall`` removes exactly that line), plus the instruction block in ``AGENTS.md`` as the
+  fallback for commands the hook leaves alone. The hook rewrites only where Codex would not ask
+  (:mod:`summarizer.agents.hosts`).
+
+``--uninstall`` also removes the agent folders it leaves empty (``.claude``, ``.codex``,
+``.opencode``, ``plugins``), never a folder with anything left in it.
 
 Paths come from an explicit environment mapping and working directory, so tests run on tmp dirs.
 """
@@ -106,7 +110,11 @@ def _is_ours(hook: object) -> bool:
     if not isinstance(hook, dict):
         return False
     command = hook.get("command")
-    return isinstance(command, str) and command.rstrip().endswith("hook claude") and "summarizer" in command
+    return (
+        isinstance(command, str)
+        and command.rstrip().endswith(("hook claude", "hook codex"))
+        and "summarizer" in command
+    )
 
 
 def _settings(raw: bytes | None, path: Path) -> dict[str, object]:
@@ -161,26 +169,26 @@ def _dump(data: dict[str, object]) -> bytes:
     return (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _install_claude(path: Path, command: str) -> str:
+def _install_claude(path: Path, command: str, agent: str = "claude-code") -> str:
     raw = _read(path)
     data = _settings(raw, path)
     before = json.loads(json.dumps(data))
     _strip_ours(data)
     _groups(data, path).append({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]})
     if data == before:
-        return f"claude-code: already installed in {path}"
+        return f"{agent}: already installed in {path}"
     backup = path.with_name(path.name + BACKUP_SUFFIX)
     if raw is not None and not backup.exists():
         _write(backup, raw)
     _write(path, _dump(data))
-    return f"claude-code: PreToolUse hook on Bash -> `{command}` in {path}"
+    return f"{agent}: PreToolUse hook on Bash -> `{command}` in {path}"
 
 
-def _uninstall_claude(path: Path) -> str:
+def _uninstall_claude(path: Path, agent: str = "claude-code") -> str:
     raw = _read(path)
     data = _settings(raw, path)
     if not _strip_ours(data):
-        return f"claude-code: nothing to remove in {path}"
+        return f"{agent}: nothing to remove in {path}"
     backup = path.with_name(path.name + BACKUP_SUFFIX)
     saved = _read(backup)
     if saved is not None and _settings(saved, backup) == data:
@@ -191,7 +199,8 @@ def _uninstall_claude(path: Path) -> str:
         _write(path, _dump(data))
     if saved is not None:
         backup.unlink()
-    return f"claude-code: removed the hook from {path}"
+    _remove_empty_folders(path.parent)
+    return f"{agent}: removed the hook from {path}"
 
 
 def _claude_command(path: Path) -> str | None:
@@ -234,6 +243,7 @@ def _uninstall_opencode(path: Path) -> str:
     if raw is None or PLUGIN_MARK.encode() not in raw:
         return f"opencode: nothing to remove in {path}"
     path.unlink()
+    _remove_empty_folders(path.parent)
     return f"opencode: removed {path}"
 
 
@@ -258,7 +268,7 @@ def _install_codex(path: Path) -> str:
     # The separator we added is recorded in the marker, so --uninstall restores the exact bytes.
     block = f"{_BEGIN} sep={len(sep)} -->\n{CODEX_BLOCK}{_END}\n"
     _write(path, (text + sep + block).encode("utf-8"))
-    return f"codex: instructions to use `summarizer run` in {path} (Codex hooks cannot rewrite commands)"
+    return f"codex: instructions to use `summarizer run` in {path} (where the hook leaves a command alone)"
 
 
 def _uninstall_codex(path: Path) -> str:
@@ -278,27 +288,111 @@ def _uninstall_codex(path: Path) -> str:
     return f"codex: removed the summarizer block from {path}"
 
 
+_FEATURE_MARK = "# summarizer init codex"
+
+
+def _install_codex_feature(path: Path) -> str:
+    """``hooks = true`` under ``[features]`` in Codex's config.toml, each added line marked."""
+    raw = _read(path)
+    text = raw.decode("utf-8") if raw is not None else ""
+    lines = text.splitlines()
+    header = next((i for i, x in enumerate(lines) if x.strip().split("#")[0].strip() == "[features]"), None)
+    if header is not None:
+        end = next(
+            (i for i in range(header + 1, len(lines)) if lines[i].lstrip().startswith("[")), len(lines)
+        )
+        if any(x.split("=")[0].strip() == "hooks" for x in lines[header + 1 : end]):
+            return f"codex: [features] hooks already set in {path} (left as it is)"
+        lines.insert(header + 1, f"hooks = true  {_FEATURE_MARK}")
+    else:
+        if lines and lines[-1].strip():
+            lines.append("")
+        lines += [f"[features]  {_FEATURE_MARK}", f"hooks = true  {_FEATURE_MARK}"]
+    _write(path, ("\n".join(lines) + "\n").encode("utf-8"))
+    return f"codex: [features] hooks = true in {path}"
+
+
+def _uninstall_codex_feature(path: Path) -> None:
+    raw = _read(path)
+    if raw is None or _FEATURE_MARK.encode() not in raw:
+        return
+    lines = [x for x in raw.decode("utf-8").splitlines() if not x.rstrip().endswith(_FEATURE_MARK)]
+    while lines and not lines[-1].strip():
+        lines.pop()
+    if lines:
+        _write(path, ("\n".join(lines) + "\n").encode("utf-8"))
+    else:
+        path.unlink()
+
+
+_AGENT_FOLDERS = frozenset({".claude", ".codex", ".opencode", "plugins", "opencode"})
+
+
+def _remove_empty_folders(folder: Path) -> None:
+    """Remove the agent folders an uninstall left empty (``.claude``, ``.opencode/plugins``, ...)."""
+    while folder.name in _AGENT_FOLDERS:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
+        folder = folder.parent
+
+
 # --- entry points ------------------------------------------------------------------------------
 
 
+def codex_files(scope: str, env: Mapping[str, str], cwd: Path) -> tuple[Path, Path]:
+    """(Codex's hooks.json, its config.toml) for ``scope``."""
+    home = Path(env.get("CODEX_HOME") or Path(env.get("HOME") or Path.home()) / ".codex")
+    return (
+        cwd / ".codex" / "hooks.json" if scope == "project" else home / "hooks.json"
+    ), home / "config.toml"
+
+
+def _twice(agent: str, scope: str, env: Mapping[str, str], cwd: Path) -> str:
+    """A warning when the hook is installed in both scopes (every command would be wrapped twice)."""
+    rows = [
+        r for r in show(env, cwd) if r.agent == agent and r.installed and r.command and "hook" in r.command
+    ]
+    if len({r.scope for r in rows}) < 2:
+        return ""
+    other = "project" if scope == "global" else "global"
+    fix = f"summarizer init {agent} --{other} --uninstall"
+    return f"\nwarning: {agent} now has the hook in both scopes (commands wrapped twice); remove one: {fix}"
+
+
 def install(agent: str, scope: str, env: Mapping[str, str], cwd: Path, executable: str) -> str:
-    """Install ``agent``'s integration; the line to print."""
+    """Install ``agent``'s integration; the line(s) to print."""
     path = location(agent, scope, env, cwd)
     if agent == "claude-code":
-        return _install_claude(path, f"{_shell_word(executable)} hook claude")
-    if agent == "opencode":
+        done = _install_claude(path, f"{_shell_word(executable)} hook claude")
+    elif agent == "opencode":
         return _install_opencode(path, executable)
-    return _install_codex(path)
+    else:
+        hooks, config = codex_files(scope, env, cwd)
+        done = "\n".join(
+            [
+                _install_claude(hooks, f"{_shell_word(executable)} hook codex", "codex"),
+                _install_codex_feature(config),
+                _install_codex(path),
+            ]
+        )
+    return done + _twice(agent, scope, env, cwd)
 
 
 def uninstall(agent: str, scope: str, env: Mapping[str, str], cwd: Path) -> str:
-    """Remove exactly what :func:`install` added; the line to print."""
+    """Remove exactly what :func:`install` added; the line(s) to print."""
     path = location(agent, scope, env, cwd)
     if agent == "claude-code":
         return _uninstall_claude(path)
     if agent == "opencode":
         return _uninstall_opencode(path)
-    return _uninstall_codex(path)
+    hooks, config = codex_files(scope, env, cwd)
+    lines = [_uninstall_claude(hooks, "codex"), _uninstall_codex(path)]
+    if scope == "global" or _claude_command(codex_files("global", env, cwd)[0]) is None:
+        _uninstall_codex_feature(config)
+    _remove_empty_folders(hooks.parent)
+    return "\n".join(lines)
 
 
 def show(env: Mapping[str, str], cwd: Path) -> list[Installed]:
@@ -325,8 +419,10 @@ def show(env: Mapping[str, str], cwd: Path) -> list[Installed]:
                     )
                     command = line.removeprefix("const SUMMARIZER = ").rstrip(";").strip('"') or None
             else:
-                installed = _codex_block(_read(path)) is not None
-                command = "summarizer" if installed else None
+                hooks = codex_files(scope, env, cwd)[0]
+                command = _claude_command(hooks)
+                installed = command is not None or _codex_block(_read(path)) is not None
+                path = hooks if command is not None else path
             rows.append(Installed(agent, scope, path, installed, command))
     return rows
 

@@ -35,13 +35,19 @@ def hook() -> None:
     """Agent hooks (installed by `summarizer init`); they read the agent's JSON on stdin."""
 
 
-@hook.command("claude")
-@click.pass_context
-def hook_claude(ctx: click.Context) -> None:
-    """Claude Code PreToolUse hook: route Bash commands through `summarizer run`."""
-    from summarizer.agents.hook import main
+def _hook_command(agent: str, help_text: str) -> None:
+    @hook.command(
+        agent, help=help_text, context_settings={"ignore_unknown_options": True, "allow_extra_args": True}
+    )
+    @click.pass_context
+    def _run(ctx: click.Context) -> None:
+        from summarizer.agents.hook import main
 
-    ctx.exit(main([]))
+        ctx.exit(main(list(ctx.args), agent))
+
+
+_hook_command("claude", "Claude Code PreToolUse hook: route Bash commands through `summarizer run`.")
+_hook_command("codex", "Codex PreToolUse hook: rewrite only where Codex would not have asked.")
 
 
 def this_executable() -> str:
@@ -65,14 +71,22 @@ def _show() -> None:
     from summarizer.agents.install import show
 
     mine = this_executable()
-    for row in show(os.environ, Path.cwd()):
+    rows = show(os.environ, Path.cwd())
+    for row in rows:
         state = "installed" if row.installed else "-"
         line = f"{row.agent:<12}{row.scope:<9}{state:<11}{row.path}"
-        if row.installed and row.agent != "codex":
+        if row.installed and row.command:
             target = _resolves_to(row.command)
             same = "this summarizer" if target == mine else f"NOT this one: {target or 'not found'}"
             line += f"\n{'':<32}runs {row.command} ({same})"
         click.echo(line)
+    for agent in {r.agent for r in rows if r.installed and r.command and " hook " in f" {r.command} "}:
+        both = {r.path.resolve() for r in rows if r.agent == agent and r.installed and r.command}
+        if len(both) == 2:
+            click.echo(
+                f"warning: {agent} has the hook in both scopes, so every command is wrapped twice; "
+                f"remove one: summarizer init {agent} --project --uninstall"
+            )
     on_path = shutil.which("summarizer")
     resolved = os.path.realpath(on_path) if on_path else None
     verdict = "the same one" if resolved == mine else "a different one: rewritten commands use it"

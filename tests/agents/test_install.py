@@ -99,7 +99,8 @@ def test_opencode_plugin_install_is_idempotent_and_never_overwrites_a_foreign_fi
         "opencode", "project", env, tmp_path, "/opt/bin/summarizer"
     )
     installer.uninstall("opencode", "project", env, tmp_path)
-    assert not plugin.exists()
+    assert not plugin.exists() and not plugin.parent.exists()  # the folders it made went too
+    plugin.parent.mkdir(parents=True)
     plugin.write_text("export const Mine = async () => ({})\n")
     with pytest.raises(InputError, match="not summarizer's plugin"):
         installer.install("opencode", "project", env, tmp_path, "summarizer")
@@ -144,3 +145,46 @@ def test_init_without_an_agent_is_a_usage_error(summarizer: str, tmp_path: Path)
     """No agent and no --show: exit 2 with one line."""
     done = run_cli(summarizer, "init", env=_home(tmp_path))
     assert done.returncode == 2 and b"name an agent" in done.stderr
+
+
+def test_codex_gets_the_hook_the_feature_flag_and_the_fallback_and_loses_them_exactly(tmp_path: Path) -> None:
+    """hooks.json (merged like Claude Code's), `[features] hooks = true`, AGENTS.md; all undone."""
+    env = _home(tmp_path)
+    codex = tmp_path / "home" / ".codex"
+    codex.mkdir()
+    config = b'model = "gpt-5-codex"\n\n[features]\nweb_search = true\n'
+    (codex / "config.toml").write_bytes(config)
+    installer.install("codex", "global", env, tmp_path, "/opt/bin/summarizer")
+    hooks = json.loads((codex / "hooks.json").read_text())
+    assert hooks["hooks"]["PreToolUse"] == [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "/opt/bin/summarizer hook codex"}]}
+    ]
+    assert "hooks = true" in (codex / "config.toml").read_text()
+    assert "summarizer run --" in (codex / "AGENTS.md").read_text()
+    assert "already installed" in installer.install("codex", "global", env, tmp_path, "/opt/bin/summarizer")
+    installer.uninstall("codex", "global", env, tmp_path)
+    assert (codex / "config.toml").read_bytes() == config
+    assert not (codex / "hooks.json").exists() and not (codex / "AGENTS.md").exists()
+
+
+def test_uninstall_removes_the_folders_it_left_empty(tmp_path: Path) -> None:
+    """`.claude/` and `.opencode/plugins/` go when nothing else is in them; a folder with a file stays."""
+    env = _home(tmp_path)
+    installer.install("claude-code", "project", env, tmp_path, "summarizer")
+    installer.install("opencode", "project", env, tmp_path, "summarizer")
+    installer.install("codex", "project", env, tmp_path, "summarizer")
+    (tmp_path / ".codex" / "keep.txt").write_text("mine")
+    installer.uninstall("claude-code", "project", env, tmp_path)
+    installer.uninstall("opencode", "project", env, tmp_path)
+    installer.uninstall("codex", "project", env, tmp_path)
+    assert not (tmp_path / ".claude").exists() and not (tmp_path / ".opencode").exists()
+    assert (tmp_path / ".codex" / "keep.txt").exists() and tmp_path.exists()
+
+
+def test_installing_the_hook_in_both_scopes_warns(tmp_path: Path) -> None:
+    """Global and project hooks together would wrap every command twice: init says so."""
+    env = _home(tmp_path)
+    first = installer.install("claude-code", "global", env, tmp_path, "summarizer")
+    assert "warning" not in first
+    second = installer.install("claude-code", "project", env, tmp_path, "summarizer")
+    assert "warning: claude-code now has the hook in both scopes" in second
