@@ -173,17 +173,22 @@ def _record(
 
 
 def _copy_rest(stream: _Replay, skip: int, already: bytes) -> None:
-    """Print ``already`` and the rest of the stream, leaving out the first ``skip`` bytes."""
+    """Print ``already`` and the rest of the stream, scrubbed, leaving out the first ``skip`` bytes
+    (the head streamed as it came)."""
+    from summarizer.core.scrub import ChunkScrubber
+
+    clean = ChunkScrubber()
     for data in (already, *iter(lambda: stream.read(1 << 20), b"")):
         if skip >= len(data):
             skip -= len(data)
             continue
-        write_all(1, memoryview(data)[skip:])
+        write_all(1, clean.feed(data[skip:]))
         skip = 0
+    write_all(1, clean.finish())
 
 
 def _hand_back(failure: OriginalNotStored, stream: _Replay, child: ChildOutput, streamed: int) -> int:
-    """The store failed: print the output unchanged (as ``summarizer output`` does), then say so."""
+    """The store failed: print the output uncompressed and scrubbed (as ``summarizer output`` does)."""
     with failure.read_so_far as read_so_far:
         taken = b"".join(read_so_far)
     _copy_rest(stream, streamed, taken)

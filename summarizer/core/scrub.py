@@ -24,30 +24,52 @@ Invariants (tested on a corpus in ``tests/core/``):
 
 For a log processed line by line, use :class:`LineScrubber`, which remembers an open PEM block
 across lines (``scrub`` on a lone base64 body line cannot know it belongs to a key). Both walk a
-block with the same rule (:func:`_pem_body`: key material continues it, anything else ends it),
+block with the same rule (:func:`pem_body`: key material continues it, anything else ends it),
 so line-by-line and whole-text scrubbing give the same result.
 """
 
 from __future__ import annotations
 
-import functools
 import re
-import unicodedata
-from bisect import bisect_right
-from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+from summarizer.core.scrub_fold import OffsetMap, fold
 from summarizer.core.scrub_patterns import (
     GATE,
     KEYWORDS,
     RULES,
     SESSION_RULE,
     Rule,
+    b64_text,
     generic_kind,
     plausible_value,
 )
+from summarizer.core.scrub_pem import (
+    PEM_BEGIN,
+    Candidate,
+    end_marker,
+    line_stop,
+    pem_body,
+    pem_candidates,
+    pem_kind,
+    pem_open,
+    stripped_span,
+)
 
-__all__ = ["LineScrubber", "Redaction", "scrub"]
+__all__ = [
+    "ChunkScrubber",
+    "KeyBlocks",
+    "KnownSecrets",
+    "LineScrubber",
+    "Redaction",
+    "scrub",
+    "scrub_model",
+    "scrub_value",
+]
 
 PLACEHOLDER_PREFIX = "[REDACTED:"
 
@@ -67,95 +89,14 @@ class Redaction:
 
 
 _PLACEHOLDER = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
-_PEM_BEGIN = re.compile(
-    r"-----BEGIN (?P<label>(?:[A-Z0-9]+ )*(?:PRIVATE KEY(?: BLOCK)?|CERTIFICATE|CERTIFICATE REQUEST))-----"
-)
-# A line that can sit inside a PEM body: base64, or an RFC 1421 header such as `Proc-Type: 4,ENCRYPTED`.
-_PEM_BODY_LINE = re.compile(r"\s*(?:[A-Za-z0-9+/=]{8,}|[A-Za-z][A-Za-z-]*: [^\s].*)\s*")
-# A body line behind a prefix (`2024-05-01 ERROR MIIEow...`, pytest's `E   MIIEow...`): the key part.
-_PEM_TAIL = re.compile(r"(?<![A-Za-z0-9+/])[A-Za-z0-9+/]{16,}={0,2}(?=\s*$)")
 
 
-def _pem_kind(label: str) -> str:
-    if "CERTIFICATE" in label:
-        return "certificate"
-    return "ssh_private_key" if label.startswith(("OPENSSH ", "SSH2 ")) else "private_key"
-
-
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    start: int
-    end: int
-    priority: int
-    kind: str
-
-
-def _stripped_span(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """The span of ``text[start:end]`` without surrounding whitespace, or None if blank."""
-    chunk = text[start:end]
-    left = len(chunk) - len(chunk.lstrip())
-    right = len(chunk.rstrip())
-    return (start + left, start + right) if right > left else None
-
-
-def _escaped_span(text: str, start: int, end: int) -> tuple[int, int] | None:
-    """Like :func:`_stripped_span`, also trimming literal ``\\n``/``\\r`` escapes at both ends."""
-    while start < end and (text[start].isspace() or text.startswith(("\\n", "\\r"), start)):
-        start += 1 if text[start].isspace() else 2
-    while end > start and (text[end - 1].isspace() or text.endswith(("\\n", "\\r"), start, end)):
-        end -= 1 if text[end - 1].isspace() else 2
-    return (start, end) if end > start else None
-
-
-def _pem_body(text: str, start: int, end: int) -> tuple[int, int] | bool:
-    """Classify one line of an open PEM block: the key material's span, True (blank), False (not key)."""
-    chunk = text[start:end]
-    if not chunk.strip():
-        return True
-    if _PEM_BODY_LINE.fullmatch(chunk):
-        return _stripped_span(text, start, end) or True
-    if tail := _PEM_TAIL.search(chunk):
-        return start + tail.start(), start + tail.end()
-    return False
-
-
-def _pem_candidates(text: str) -> list[_Candidate]:
-    out: list[_Candidate] = []
-    for m in _PEM_BEGIN.finditer(text):
-        kind = _pem_kind(m.group("label"))
-        end_marker = f"-----END {m.group('label')}-----"
-        line_end = text.find("\n", m.end())
-        line_end = len(text) if line_end == -1 else line_end
-        stop = text.find(end_marker, m.end(), line_end)
-        if stop != -1:
-            # Single-line form (JSON with `\n` escapes, or a key pasted on one line): one span.
-            if span := _escaped_span(text, m.end(), stop):
-                out.append(_Candidate(*span, 0, kind))
-            continue
-        if span := _stripped_span(text, m.end(), line_end):  # the rest of the BEGIN line
-            out.append(_Candidate(*span, 0, kind))
-        pos = line_end + 1
-        while pos <= len(text) and line_end < len(text):
-            line_end = text.find("\n", pos)
-            line_end = len(text) if line_end == -1 else line_end
-            stop = text.find(end_marker, pos, line_end)
-            body = _pem_body(text, pos, line_end if stop == -1 else stop)
-            if isinstance(body, tuple):
-                out.append(_Candidate(*body, 0, kind))
-            # The block ends at its END marker, or (truncated, or not a key after all) at the first
-            # line that is not key material: the streaming LineScrubber can decide no later than that.
-            if stop != -1 or body is False:
-                break
-            pos = line_end + 1
-    return out
-
-
-def _rule_candidate(rule: Rule, m: re.Match[str]) -> _Candidate | None:
+def _rule_candidate(rule: Rule, m: re.Match[str]) -> Candidate | None:
     if rule.left is not None and m.start() > 0 and rule.left.match(m.string, m.start() - 1):
         return None
     if rule.validate is not None and not rule.validate(m):
         return None
-    return _Candidate(m.start("v"), m.end("v"), rule.priority, rule.kind)
+    return Candidate(m.start("v"), m.end("v"), rule.priority, rule.kind)
 
 
 _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
@@ -183,19 +124,19 @@ _COOKIE_ATTRIBUTES = frozenset(
 )
 
 
-def _cookie_candidates(text: str, pos: int, end: int) -> list[_Candidate]:
+def _cookie_candidates(text: str, pos: int, end: int) -> list[Candidate]:
     """Every cookie value after a ``Cookie:``/``Set-Cookie:`` header (or curl ``-b``/``--cookie``).
 
     A cookie carries whatever the site uses to recognise a session, so every value is a secret,
     whatever its name; only ``Set-Cookie`` attributes (``Path=/``, ``Expires=...``) stay.
     """
-    out: list[_Candidate] = []
+    out: list[Candidate] = []
     while pos < end and (m := _COOKIE_PAIR.match(text, pos, end)) is not None:
         value = m.group("v")
         if m.group("n").lower() not in _COOKIE_ATTRIBUTES and len(value.strip()) >= 4:
-            span = _stripped_span(text, m.start("v"), m.end("v"))
+            span = stripped_span(text, m.start("v"), m.end("v"))
             if span is not None and plausible_value(value, m.group("n")):
-                out.append(_Candidate(*span, 15, "session_cookie"))
+                out.append(Candidate(*span, 15, "session_cookie"))
         pos = m.end()
         if pos >= end or text[pos] != ";":
             break
@@ -203,7 +144,7 @@ def _cookie_candidates(text: str, pos: int, end: int) -> list[_Candidate]:
     return out
 
 
-def _generic_candidate(m: re.Match[str]) -> _Candidate | None:
+def _generic_candidate(m: re.Match[str]) -> Candidate | None:
     """``<key><sep><value>`` where the key ends in a keyword; found by walking back from it."""
     text = m.string
     start = m.start()
@@ -227,7 +168,7 @@ def _generic_candidate(m: re.Match[str]) -> _Candidate | None:
         return None  # `credential: db.password: "x"`: the value is the next key; that one is matched
     if not plausible_value(m.group(group), key, min_len=3 if group == "v" else 1):
         return None
-    return _Candidate(m.start(group), m.end(group), _GENERIC_PRIORITY, kind)
+    return Candidate(m.start(group), m.end(group), _GENERIC_PRIORITY, kind)
 
 
 _SHORT = 2048  # below this, a rule runs over the whole text once instead of line by line
@@ -260,11 +201,11 @@ def _gate(low: str) -> bool:
     return False
 
 
-def _candidates(text: str) -> list[_Candidate]:
+def _candidates(text: str) -> list[Candidate]:
     low = text.lower()
     if len(low) != len(text):  # str.lower() can grow some characters ('İ'); offsets must line up
         low = text.translate(_ASCII_LOWER)
-    found: list[_Candidate] = _pem_candidates(text) if "-----begin" in low else []
+    found: list[Candidate] = pem_candidates(text) if pem_open(low) else []
     if found or _gate(low):
         found += _rule_candidates(text, low)
         found += _session_candidates(text, low)
@@ -277,8 +218,8 @@ def _candidates(text: str) -> list[_Candidate]:
     return found
 
 
-def _rule_candidates(text: str, low: str) -> list[_Candidate]:
-    found: list[_Candidate] = []
+def _rule_candidates(text: str, low: str) -> list[Candidate]:
+    found: list[Candidate] = []
     # Every rule stays within a line, so it only runs on the lines holding one of its triggers:
     # a big log costs one lower() and a few C-speed substring scans per trigger.
     cache: dict[tuple[str, ...], list[tuple[int, int]]] = {}
@@ -301,9 +242,9 @@ def _rule_candidates(text: str, low: str) -> list[_Candidate]:
     return found
 
 
-def _session_candidates(text: str, low: str) -> list[_Candidate]:
+def _session_candidates(text: str, low: str) -> list[Candidate]:
     """Session cookies: by name anywhere, and every value after a cookie header."""
-    found: list[_Candidate] = []
+    found: list[Candidate] = []
     for line_start, line_end in _lines_with(low, SESSION_RULE.triggers):
         for m in SESSION_RULE.pattern.finditer(text, line_start, line_end):
             if (cand := _rule_candidate(SESSION_RULE, m)) is not None and cand.end > cand.start:
@@ -314,15 +255,15 @@ def _session_candidates(text: str, low: str) -> list[_Candidate]:
     return found
 
 
-def _merge(found: list[_Candidate]) -> list[Redaction]:
+def _merge(found: list[Candidate]) -> list[Redaction]:
     """Union overlapping candidates; the most specific (lowest priority number) names the kind."""
     found.sort(key=lambda c: (c.start, c.priority))
     merged: list[Redaction] = []
-    current: _Candidate | None = None
+    current: Candidate | None = None
     for cand in found:
         if current is not None and cand.start < current.end:
             best = current if current.priority <= cand.priority else cand
-            current = _Candidate(current.start, max(current.end, cand.end), best.priority, best.kind)
+            current = Candidate(current.start, max(current.end, cand.end), best.priority, best.kind)
             continue
         if current is not None:
             merged.append(Redaction(current.kind, current.start, current.end))
@@ -332,102 +273,15 @@ def _merge(found: list[_Candidate]) -> list[Redaction]:
     return merged
 
 
-# Invisible characters that can split a secret without changing how it looks: zero-width and bidi
-# controls, the soft hyphen, word joiners. NFKC keeps them, so they are dropped separately.
-_INVISIBLE = frozenset(
-    "\u00ad\u061c\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-    "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"
-)
-_HAS_INVISIBLE = re.compile("[" + "".join(sorted(_INVISIBLE)) + "]")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+def _folded(text: str) -> tuple[str, OffsetMap | None]:
+    # The hot path: an ASCII line with no `%` has nothing to fold (two C-speed checks).
+    return (text, None) if text.isascii() and "%" not in text else fold(text)
 
 
-@functools.lru_cache(maxsize=8192)
-def _fold_char(ch: str) -> str:
-    return "" if ch in _INVISIBLE else unicodedata.normalize("NFKC", ch)
-
-
-class _OffsetMap:
-    """Maps offsets in the folded text back to the original: identity runs and folded characters."""
-
-    __slots__ = ("_folded", "_identity", "_original")
-
-    def __init__(self) -> None:
-        self._folded: list[int] = [0]
-        self._original: list[int] = [0]
-        self._identity: list[bool] = [True]
-
-    def add(self, folded: int, original: int, identity: bool) -> None:
-        self._folded.append(folded)
-        self._original.append(original)
-        self._identity.append(identity)
-
-    def _at(self, i: int) -> int:
-        k = bisect_right(self._folded, i) - 1
-        return self._original[k] + (i - self._folded[k] if self._identity[k] else 0)
-
-    def span(self, start: int, end: int) -> tuple[int, int]:
-        """The original span of the folded ``[start, end)`` (``end > start``)."""
-        return self._at(start), self._at(end - 1) + 1
-
-
-_CHUNK = 1 << 16
-
-
-def _clean(text: str) -> bool:
-    """Nothing to fold: ASCII, or NFKC already and no invisible character (all C-speed checks)."""
-    return text.isascii() or (unicodedata.is_normalized("NFKC", text) and not _HAS_INVISIBLE.search(text))
-
-
-def _dirty_runs(text: str) -> Iterator[re.Match[str]]:
-    """The non-ASCII runs of the 64 KiB chunks that need folding (a big log is checked per chunk,
-    so a few stray characters do not make the whole text go through the regex scan)."""
-    for start in range(0, len(text), _CHUNK):
-        end = min(len(text), start + _CHUNK)
-        if len(text) <= _CHUNK or not _clean(text[start:end]):
-            yield from _NON_ASCII.finditer(text, start, end)
-
-
-def _fold(text: str) -> tuple[str, _OffsetMap | None]:
-    """NFKC per character, invisible characters dropped; ``None`` map when nothing changed.
-
-    ASCII text (nearly every log line) returns at once; other text that is already NFKC and has no
-    invisible character costs one C-speed check. Only the rest is folded, character by character
-    over its non-ASCII runs, so every folded offset maps back to exactly one original character.
-    """
-    if _clean(text):
-        return text, None
-    parts: list[str] = []
-    offsets = _OffsetMap()
-    folded = cursor = 0
-    changed = False
-    for run in _dirty_runs(text):
-        parts.append(text[cursor : run.start()])
-        folded += run.start() - cursor
-        for k in range(run.start(), run.end()):
-            ch = text[k]
-            rep = _fold_char(ch)
-            if rep == ch:
-                parts.append(ch)
-                folded += 1
-                continue
-            changed = True
-            if rep:
-                offsets.add(folded, k, False)
-                parts.append(rep)
-                folded += len(rep)
-            offsets.add(folded, k + 1, True)
-        cursor = run.end()
-    parts.append(text[cursor:])
-    return ("".join(parts), offsets) if changed else (text, None)
-
-
-def _apply(
-    text: str, found: list[_Candidate], offsets: _OffsetMap | None
-) -> tuple[str, tuple[Redaction, ...]]:
+def _apply(text: str, found: list[Candidate], offsets: OffsetMap | None) -> tuple[str, tuple[Redaction, ...]]:
     """Merge the candidates (found in the folded text), map them to ``text`` and replace them."""
     if offsets is not None:
-        found = [_Candidate(*offsets.span(c.start, c.end), c.priority, c.kind) for c in found]
+        found = [Candidate(*offsets.span(c.start, c.end), c.priority, c.kind) for c in found]
     redactions = _merge(found)
     out: list[str] = []
     cursor = 0
@@ -439,15 +293,79 @@ def _apply(
     return "".join(out), tuple(redactions)
 
 
+# A base64 run long enough to hold `KEY=value` text (a `.env` file, a kubeconfig key, a PEM block).
+_BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=_\-])")
+_DECODED_MARKS = ("=", ":", "-----")
+_NESTING = 2  # base64 inside base64 inside a text: deep enough for real configs, bounded for hostile ones
+
+
+def _encoded_candidates(text: str, depth: int) -> list[Candidate]:
+    """Base64 runs that decode to text holding a secret (`.env` blobs, Kubernetes Secret data)."""
+    found: list[Candidate] = []
+    for m in _BASE64_RUN.finditer(text):
+        decoded = b64_text(m.group())
+        if decoded is None or not any(mark in decoded for mark in _DECODED_MARKS):
+            continue
+        if _scrub_found(decoded, depth + 1):
+            found.append(Candidate(m.start(), m.end(), 5, "encoded_secret"))
+    return found
+
+
+# A value shorter than this is not searched for elsewhere (`password: "x"` must not redact every x).
+_COPY_MIN = 6
+_COPY_BOUNDED = 16  # below this length a copy must stand alone: `Qz8v` inside a longer word is not it
+
+
+def _occurrences(text: str, value: str, cand: Candidate, taken: set[tuple[int, int]]) -> list[Candidate]:
+    out: list[Candidate] = []
+    pos = text.find(value)
+    while pos != -1:
+        end = pos + len(value)
+        alone = len(value) >= _COPY_BOUNDED or not (
+            (pos > 0 and text[pos - 1].isalnum()) or (end < len(text) and text[end].isalnum())
+        )
+        if alone and (pos, end) not in taken:
+            out.append(Candidate(pos, end, cand.priority, cand.kind))
+        pos = text.find(value, end)
+    return out
+
+
+def _copies(text: str, found: list[Candidate]) -> list[Candidate]:
+    """Every other occurrence of a value already known to be secret, with that value's kind."""
+    out: list[Candidate] = []
+    taken = {(c.start, c.end) for c in found}
+    for cand in found:
+        value = text[cand.start : cand.end]
+        if len(value) >= _COPY_MIN and not value.startswith(PLACEHOLDER_PREFIX):
+            out += _occurrences(text, value, cand, taken)
+    return out
+
+
+def _scrub_found(folded: str, depth: int) -> list[Candidate]:
+    found = _candidates(folded)
+    if depth < _NESTING and len(folded) >= 24:
+        found += _encoded_candidates(folded, depth)
+    if found:
+        found += _copies(folded, found)
+    return found
+
+
 def scrub(text: str) -> tuple[str, tuple[Redaction, ...]]:
-    """Replace secrets in ``text``; return the new text and what was removed (original offsets)."""
+    """Replace secrets in ``text``; return the new text and what was removed (original offsets).
+
+    Once a value is known to be secret, every copy of it in ``text`` goes too (an error message
+    that quotes the password before naming it).
+    """
     if len(text) < 8:
         return text, ()
-    folded, offsets = (text, None) if text.isascii() else _fold(text)
-    found = _candidates(folded)
+    folded, offsets = _folded(text)
+    found = _scrub_found(folded, 0)
     if not found:
         return text, ()
     return _apply(text, found, offsets)
+
+
+_KNOWN_MAX = 64  # values a LineScrubber remembers; each one costs a substring test per later line
 
 
 class LineScrubber:
@@ -461,28 +379,228 @@ class LineScrubber:
     def __init__(self) -> None:
         """Start outside any PEM block."""
         self._open: tuple[str, str] | None = None  # (END marker, kind) of the block we are inside
+        self._known: dict[str, str] = {}  # secret values seen so far -> kind
 
     def __call__(self, line: str) -> tuple[str, tuple[Redaction, ...]]:
         """Scrub one line."""
         if self._open is None and len(line) < 8:
             return line, ()
-        folded, offsets = (line, None) if line.isascii() else _fold(line)
-        found: list[_Candidate] = []
-        if self._open is not None:
-            end_marker, kind = self._open
-            stop = folded.find(end_marker)
-            body = _pem_body(folded, 0, len(folded) if stop == -1 else stop)
-            if isinstance(body, tuple):
-                found.append(_Candidate(*body, 0, kind))
-            if stop != -1 or body is False:
-                self._open = None
+        folded, offsets = _folded(line)
+        found = self._block_line(folded)
         if len(line) >= 8:
-            found += _candidates(folded)
-        if "-----BEGIN" in folded:
-            for begin in _PEM_BEGIN.finditer(folded):
-                marker = f"-----END {begin.group('label')}-----"
-                if marker not in folded[begin.end() :]:
-                    self._open = (marker, _pem_kind(begin.group("label")))
+            found += _scrub_found(folded, 0)
+        if self._known:
+            found += self._known_copies(folded, found)
         if not found:
             return line, ()
+        self._remember(folded, found)
         return _apply(line, found, offsets)
+
+    def _known_copies(self, folded: str, found: list[Candidate]) -> list[Candidate]:
+        """Copies of values earlier lines named as secret (a password quoted again further down)."""
+        taken = {(c.start, c.end) for c in found}
+        out: list[Candidate] = []
+        for value, kind in self._known.items():
+            if value in folded:
+                out += _occurrences(folded, value, Candidate(0, 0, 50, kind), taken)
+        return out
+
+    def _remember(self, folded: str, found: list[Candidate]) -> None:
+        for cand in found:
+            value = folded[cand.start : cand.end]
+            if (
+                len(self._known) < _KNOWN_MAX
+                and cand.priority > 0  # key blocks are not quoted elsewhere; keep the memory small
+                and len(value) >= _COPY_MIN
+                and not value.startswith(PLACEHOLDER_PREFIX)
+            ):
+                self._known.setdefault(value, cand.kind)
+
+    @property
+    def closed(self) -> bool:
+        """True outside a key block."""
+        return self._open is None
+
+    def _block_line(self, folded: str) -> list[Candidate]:
+        """The open block's key material on this line; opens a block whose END is not on it."""
+        found: list[Candidate] = []
+        if self._open is not None:
+            closing, kind = self._open
+            stop = line_stop(folded, closing, 0, len(folded))
+            body = pem_body(folded, 0, len(folded) if stop == -1 else stop)
+            if isinstance(body, tuple):
+                found.append(Candidate(*body, 0, kind))
+            if stop != -1 or body is False:
+                self._open = None
+        if "BEGIN " in folded:
+            for begin in PEM_BEGIN.finditer(folded):
+                marker = end_marker(begin)
+                if marker not in folded[begin.end() :]:
+                    self._open = (marker, pem_kind(begin.group("label")))
+        return found
+
+    def blocks_only(self, line: str) -> str:
+        """``line`` with only key-block material redacted (the PEM state advances as in ``__call__``).
+
+        The cheap pass a compressor runs over every input line before it reads them: a line that is
+        not in a block and holds no BEGIN marker costs one substring test.
+        """
+        if self._open is None and "BEGIN " not in line:
+            return line
+        folded, offsets = _folded(line)
+        found = self._block_line(folded)
+        if pem_open(folded.lower()):
+            found += pem_candidates(folded)
+        return _apply(line, found, offsets)[0] if found else line
+
+
+_GRAM = 8  # a run of this many characters shared with a known secret is a fragment of it
+_TOKEN = re.compile(r"[^\s;,'\"()\[\]{}<>]+")
+
+
+class KnownSecrets:
+    """The secret values found in one text, to redact their copies and fragments in other texts.
+
+    Made from a source (an eval case's input); applied to what is written about it (a missed fact
+    quoted in a report, a line of it): an exact copy of a value, a token equal to one, or any run
+    of 8+ characters shared with one is replaced by that value's placeholder.
+    """
+
+    def __init__(self, source: str) -> None:
+        """Scrub ``source`` once and index the values found (original and folded spellings)."""
+        folded, offsets = _folded(source)
+        found = _scrub_found(folded, 0) if len(source) >= 8 else []
+        self._kinds: dict[str, str] = {}
+        for cand in found:
+            self._kinds[folded[cand.start : cand.end]] = cand.kind
+            start, end = offsets.span(cand.start, cand.end) if offsets else (cand.start, cand.end)
+            self._kinds[source[start:end]] = cand.kind
+        self._kinds = {
+            v: k for v, k in self._kinds.items() if len(v) >= 4 and not v.startswith(PLACEHOLDER_PREFIX)
+        }
+        self._grams: dict[str, str] = {}
+        for value, kind in self._kinds.items():
+            for i in range(len(value) - _GRAM + 1):
+                self._grams.setdefault(value[i : i + _GRAM], kind)
+
+    def __bool__(self) -> bool:
+        """True when the source held any secret."""
+        return bool(self._kinds)
+
+    def _token(self, m: re.Match[str]) -> str:
+        kind = self._kinds.get(m.group())
+        return m.group() if kind is None else f"[REDACTED:{kind}]"
+
+    def redact(self, text: str) -> str:
+        """``text`` without any copy, equal token or 8+ character fragment of a known value."""
+        if not self._kinds:
+            return text
+        text = _TOKEN.sub(self._token, text)
+        out: list[str] = []
+        i = cursor = 0
+        while i + _GRAM <= len(text):
+            kind = self._grams.get(text[i : i + _GRAM])
+            if kind is None:
+                i += 1
+                continue
+            end = i + _GRAM
+            while end < len(text) and text[end + 1 - _GRAM : end + 1] in self._grams:
+                end += 1
+            out += [text[cursor:i], f"[REDACTED:{kind}]"]
+            i = cursor = end
+        return "".join([*out, text[cursor:]])
+
+
+def scrub_value(value: Any, known: KnownSecrets | None = None) -> Any:
+    """``value`` (JSON-like: dicts, lists, tuples, strings) with every string scrubbed, keys included;
+    copies and fragments of the ``known`` secrets go too."""
+    if isinstance(value, str):
+        clean = scrub(value)[0]
+        return known.redact(clean) if known else clean
+    if isinstance(value, dict):
+        return {scrub_value(k, known): scrub_value(v, known) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(scrub_value(v, known) for v in value)
+    return value
+
+
+_M = TypeVar("_M", bound="BaseModel")
+
+
+def scrub_model(model: _M, *, context: str = "") -> _M:
+    """A copy of a pydantic model whose every string field is scrubbed, for writing it out.
+
+    ``context`` is the text the model was made from (an eval case's source): a value that is
+    secret there is redacted here too, even where it stands alone (a missed fact, a quoted line).
+    """
+    known = KnownSecrets(context) if context else None
+    return type(model).model_validate(scrub_value(model.model_dump(mode="json"), known))
+
+
+class KeyBlocks:
+    """Redact private-key blocks in a byte stream of complete lines, before a compressor reads it.
+
+    A compressor folds repeated lines (two keys' identical BEGIN lines become one ``[×2]`` row) and
+    keeps only some lines, so a scrubber that sees only what is kept cannot know that a lone body
+    line is key material. This pass sees every line in order; a chunk with no open block and no
+    ``BEGIN`` costs one C-speed substring test. Line count and every other byte stay as they were.
+    """
+
+    def __init__(self) -> None:
+        """Start outside any block."""
+        self._lines = LineScrubber()
+
+    def __call__(self, data: bytes) -> bytes:
+        """``data`` (whole lines, ``\n``-separated) with key material replaced by placeholders."""
+        if self._lines.closed and b"BEGIN " not in data:
+            return data
+        lines = data.split(b"\n")
+        for i, raw in enumerate(lines):
+            if self._lines.closed and b"BEGIN " not in raw:
+                continue
+            text = raw.decode("utf-8", "surrogateescape")
+            clean = self._lines.blocks_only(text)
+            if clean is not text:
+                lines[i] = clean.encode("utf-8", "surrogateescape")
+        return b"\n".join(lines)
+
+
+_CARRY_MAX = 1 << 20  # a line longer than this is scrubbed in pieces (bounded memory)
+
+
+class ChunkScrubber:
+    """Scrub a byte stream chunk by chunk, for printing an input that could not be compressed.
+
+    Chunks are cut at line ends (a line is never scrubbed in halves unless it is over 1 MiB), key
+    blocks are followed across chunks (:class:`KeyBlocks`), and each piece of whole lines is
+    scrubbed as one text. Invalid UTF-8 passes through byte for byte. ``redactions`` counts what
+    was replaced.
+    """
+
+    def __init__(self) -> None:
+        """Start at the beginning of a stream."""
+        self._blocks = KeyBlocks()
+        self._carry = b""
+        self.redactions = 0
+
+    def feed(self, block: bytes) -> bytes:
+        """The scrubbed bytes of the complete lines ``block`` finishes (the rest is held)."""
+        data = self._carry + block
+        cut = data.rfind(b"\n") + 1
+        if cut == 0 and len(data) <= _CARRY_MAX:
+            self._carry = data
+            return b""
+        cut = cut or len(data)
+        self._carry = data[cut:]
+        return self._scrub(data[:cut])
+
+    def finish(self) -> bytes:
+        """The scrubbed rest of the stream (its last line had no newline)."""
+        rest, self._carry = self._carry, b""
+        return self._scrub(rest) if rest else b""
+
+    def _scrub(self, data: bytes) -> bytes:
+        blocked = self._blocks(data)
+        clean, found = scrub(blocked.decode("utf-8", "surrogateescape"))
+        self.redactions += len(found) + (blocked is not data)
+        return clean.encode("utf-8", "surrogateescape") if found else blocked

@@ -24,7 +24,9 @@ Rulings encoded here (docs/scrubbing.md):
 
 from __future__ import annotations
 
+import base64
 import functools
+import math
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -37,6 +39,8 @@ __all__ = [
     "SESSION_GATE",
     "SESSION_RULE",
     "Rule",
+    "b64_text",
+    "entropy",
     "generic_kind",
     "looks_random",
     "plausible_value",
@@ -70,6 +74,46 @@ def looks_random(body: str, *, min_run: int = 16) -> bool:
     mixed = any(c.islower() for c in body) and any(c.isupper() for c in body)
     hexish = re.fullmatch(r"[0-9a-fA-F_-]+", body) is not None and len(body) >= 24
     return mixed or hexish
+
+
+def entropy(value: str) -> float:
+    """Shannon entropy in bits per character: key material is near 6 (base64), prose near 4 or below."""
+    if not value:
+        return 0.0
+    counts: dict[str, int] = {}
+    for ch in value:
+        counts[ch] = counts.get(ch, 0) + 1
+    n = len(value)
+    return -sum(c / n * math.log2(c / n) for c in counts.values())
+
+
+def b64_text(value: str) -> str | None:
+    """``value`` base64-decoded as text (printable, lines allowed), or None when it is not."""
+    padded = value.rstrip("=")
+    padded += "=" * (-len(padded) % 4)
+    try:
+        raw = base64.b64decode(padded, validate=True)
+        text = raw.decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return text if text.replace("\n", "").replace("\r", "").replace("\t", "").isprintable() else None
+
+
+def _docker_auth_ok(m: re.Match[str]) -> bool:
+    """A docker config ``auth`` is base64 of ``user:password``; anything else is not one."""
+    text = b64_text(m.group("v"))
+    return text is not None and ":" in text.strip(":")
+
+
+def _hf_ok(m: re.Match[str]) -> bool:
+    """Hugging Face tokens are mixed-case letters (and digits): not an identifier like hf_hub_download."""
+    body = m.group("b")
+    return any(c.isupper() for c in body) and any(c.islower() for c in body) and entropy(body) > 3.5
+
+
+def _keyed_ok(m: re.Match[str]) -> bool:
+    """A value under a known key name with no prefix of its own: random enough to be key material."""
+    return entropy(m.group("v")) > 3.0
 
 
 def _group_random(group: str, min_run: int = 16) -> Callable[[re.Match[str]], bool]:
@@ -341,6 +385,48 @@ RULES: tuple[Rule, ...] = (
         lambda m: plausible_value(m.group("v"), ""),
     ),
     Rule(
+        "gitlab_token",
+        re.compile(r"(?P<v>gl(?:pat|dt|rt|ptt|oas|cbt|ft|imt|soat)-[A-Za-z0-9_\-]{20,})" + _R),
+        ("glpat-", "gldt-", "glrt-", "glptt-", "gloas-", "glcbt-", "glft-", "glimt-", "glsoat-"),
+        10,
+        None,
+        _WORDY,
+    ),
+    Rule(
+        "huggingface_token",
+        re.compile(r"(?P<v>(?:hf_|api_org_)(?P<b>[A-Za-z0-9]{30,}))(?![A-Za-z0-9_])"),
+        ("hf_", "api_org_"),
+        10,
+        _hf_ok,
+        _ALNUM,
+    ),
+    # Azure storage and service-bus connection strings: `...;AccountKey=<base64>;...`.
+    Rule(
+        "azure_key",
+        re.compile(r"(?i)(?:account|sharedaccess)key[ \t]*=[ \t]*(?P<v>[A-Za-z0-9+/]{20,}={0,2})"),
+        ("accountkey", "sharedaccesskey"),
+        10,
+        _keyed_ok,
+    ),
+    # kubeconfig: the client's private key, base64 of a PEM block.
+    Rule(
+        "private_key",
+        re.compile(r"(?i)client-key-data[\"']?[ \t]*:[ \t]*[\"']?(?P<v>[A-Za-z0-9+/]{16,}={0,2})"),
+        ("client-key-data",),
+        10,
+    ),
+    # docker/podman config.json: `"auth": "<base64 of user:password>"`.
+    Rule(
+        "docker_auth",
+        re.compile(
+            r"(?i)[\"']?auth[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])"
+        ),
+        ('"auth"', "'auth'", "auth:", "auth="),
+        12,
+        _docker_auth_ok,
+        _WORDY,
+    ),
+    Rule(
         "env_secret",
         re.compile(
             r"(?m)^[ \t]*export[ \t]+(?:[A-Za-z0-9]+_)*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD"
@@ -387,6 +473,21 @@ GATE: tuple[str, ...] = (
     "-----begin",
     "-u ",
     "--user",
+    "glpat-",
+    "gldt-",
+    "glrt-",
+    "glptt-",
+    "gloas-",
+    "glcbt-",
+    "glft-",
+    "glimt-",
+    "glsoat-",
+    "hf_",
+    "api_org_",
+    '"auth"',
+    "'auth'",
+    "auth:",
+    "auth=",
 )
 
 # Session cookies by name, anywhere (query strings, logs, curl -b): sessionid, session_id, PHPSESSID,

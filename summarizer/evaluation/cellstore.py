@@ -80,7 +80,9 @@ class _Cells:
 
     def put(self, key: str, result: CellResult) -> None:
         """Store a successful cell."""
-        self.put_text(key, result.model_dump_json())
+        from summarizer.core.scrub import scrub_model
+
+        self.put_text(key, scrub_model(result).model_dump_json())
 
 
 class ResultsCache(_Cells):

@@ -12,8 +12,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from summarizer.evaluation.cells import CellResult
     from summarizer.evaluation.cellstore import CellStore
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -191,6 +193,16 @@ def render_markdown(matrix: Matrix, analysis: Analysis, gates: GateReport | None
     return "\n".join(out) + "\n"
 
 
+def _scrubbed(matrix: Matrix, result: CellResult) -> CellResult:
+    """The cell as written: scrubbed, and a missed fact that is a secret in the case's source too."""
+    from summarizer.core.scrub import scrub_model
+
+    if not (result.missed or result.hallucinated):
+        return scrub_model(result)
+    source = next((c.source for c in matrix.cases if c.id == result.case_id), "")
+    return scrub_model(result, context=source)
+
+
 def write_reports(
     out_dir: Path,
     matrix: Matrix,
@@ -200,9 +212,12 @@ def write_reports(
     csv_path: Path | None = None,
 ) -> dict[str, Path]:
     """Write ``results.jsonl``, ``report.md``, ``report.html`` (and the CSV when asked) into ``out_dir``."""
+    from summarizer.core.scrub import scrub
     from summarizer.evaluation.html import render_html
 
     gates = gates or check(matrix, analysis)
+    # Nothing leaves the process unscrubbed: the cells quote dataset entries and answers verbatim.
+    matrix = dataclasses.replace(matrix, results=tuple(_scrubbed(matrix, r) for r in matrix.results))
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = {
         "results": out_dir / "results.jsonl",
@@ -212,8 +227,8 @@ def write_reports(
     with paths["results"].open("w", encoding="utf-8") as fh:
         for r in matrix.results:
             fh.write(json.dumps(r.model_dump(mode="json"), ensure_ascii=False) + "\n")
-    paths["markdown"].write_text(render_markdown(matrix, analysis, gates), encoding="utf-8")
-    paths["html"].write_text(render_html(matrix, analysis, _headline(gates)), encoding="utf-8")
+    paths["markdown"].write_text(scrub(render_markdown(matrix, analysis, gates))[0], encoding="utf-8")
+    paths["html"].write_text(scrub(render_html(matrix, analysis, _headline(gates)))[0], encoding="utf-8")
     if csv_path is not None:
         write_csv(csv_path, matrix)
         paths["csv"] = csv_path

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from summarizer.core.errors import SummarizerError
+from summarizer.core.scrub import scrub_model
 from summarizer.core.tokens import count_tokens
 from summarizer.evaluation.cells import CellResult, ResolvedCase, measure
 from summarizer.evaluation.cellstore import CellStore
@@ -145,7 +146,8 @@ async def run_matrix(
         counters["failed"] += output.failed_calls
         result = measure(case, output, contender=contender.label, key=key)
         if cache is not None:
-            cache.put(key, result)
+            # Stored scrubbed, with the case's own secrets known (a missed fact may be one).
+            cache.put(key, scrub_model(result, context=case.source if result.missed else ""))
         return result, False
 
     async def one(contender: Contender, case: ResolvedCase, key: str) -> CellResult:

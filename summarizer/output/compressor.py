@@ -16,8 +16,10 @@ every test passed is the exception: over the floor, it collapses to its summary 
 
 from __future__ import annotations
 
+import dataclasses
 from typing import BinaryIO, Literal
 
+from summarizer.core.scrub import KeyBlocks
 from summarizer.core.tokens import count_tokens, is_exact
 from summarizer.output.classify import decide
 from summarizer.output.engine import Engine
@@ -106,11 +108,13 @@ def compress(
     options = options or OutputOptions()
     writer = store.writer()
     engine = Engine()
+    keys = KeyBlocks()
     counter = _TokenEstimate()
     report = terminal_progress() if progress == "auto" else progress
     try:
         for chunk in iter_chunks(TeeReader(stream, writer)):
-            engine.feed(chunk)
+            # Key blocks are redacted before the engine folds or drops any line (see KeyBlocks).
+            engine.feed(dataclasses.replace(chunk, data=keys(chunk.data)))
             counter.add(chunk.data)
             if report is not None:
                 report(writer.size)

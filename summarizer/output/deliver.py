@@ -5,7 +5,8 @@ The edge's logic, kept beside the engine so every front end (the click command, 
 a parameter: :mod:`summarizer.app` builds the real one.
 
 When the original cannot be stored, a compressed rendering would lose the cut lines for good, so the
-whole input goes to ``out`` unchanged (what was read, then the rest of the stream) and a
+whole input goes to ``out`` uncompressed (what was read, then the rest of the stream), scrubbed of
+secrets like everything else that leaves the process, and a
 :class:`~summarizer.core.errors.StorageError` says why; the caller exits 1.
 """
 
@@ -53,21 +54,27 @@ def deliver(
 
 
 def _hand_back(failure: OriginalNotStored, stream: BinaryIO, out: BinaryIO, *, as_json: bool) -> NoReturn:
-    """Write the whole input unchanged, then raise :class:`StorageError` (exit 1).
+    """Write the whole input uncompressed (scrubbed), then raise :class:`StorageError` (exit 1).
 
     With ``as_json`` too: ``out`` is the one channel sure to reach the caller (the disk just failed),
     and exit 1 with the stderr line tells it this is not JSON.
     """
+    from summarizer.core.scrub import ChunkScrubber
     from summarizer.output.lines import READ_SIZE
 
+    # Not stored is no reason to print a secret: the input goes out scrubbed, line structure kept.
+    clean = ChunkScrubber()
     with failure.read_so_far as read_so_far:
         for block in read_so_far:
-            out.write(block)
+            out.write(clean.feed(block))
     # The stream is positioned just past what the store took; copy the rest without holding it.
     while block := stream.read(READ_SIZE):
-        out.write(block)
+        out.write(clean.feed(block))
+    out.write(clean.finish())
     out.flush()
     printed = "printed the input unchanged" + (" instead of JSON" if as_json else "")
+    if clean.redactions:
+        printed += f" but for {clean.redactions:,} redacted secrets"
     if read_so_far.missing is not None:
         start, count = read_so_far.missing
         printed += (

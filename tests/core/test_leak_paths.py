@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import subprocess
+import sys
 from contextlib import closing
 from pathlib import Path
 
@@ -145,3 +147,106 @@ def test_a_malformed_cache_url_never_prints_its_password(monkeypatch: pytest.Mon
     result = CliRunner().invoke(main, ["cache", "stats"])
     assert result.exit_code == 1 and "cache-host" in result.stderr
     assert "pa55" not in result.output and "w0rd" not in result.output
+
+
+def test_eval_outputs_hold_no_secret(tmp_path: Path) -> None:
+    """A dataset whose entries and expected facts quote every leak: results.jsonl, report.md,
+    report.html and the eval cell database hold none of them (the cells are scrubbed when written)."""
+    rows = [
+        {
+            "id": f"leak-{i}",
+            "kind": "phase_gate",
+            "subtask_summary": _entry(text + ". Added POST /api/auth/refresh returning 200.", phase="1"),
+            "next_agent": "aphrodite",
+            "facts": [{"kind": "endpoint", "value": "POST /api/auth/refresh"}]
+            + [{"kind": "detail", "value": s} for s in secrets],
+        }
+        for i, (text, secrets) in enumerate(LEAKS.values())
+    ]
+    for row in rows:
+        summary = row["subtask_summary"]
+        assert isinstance(summary, dict)
+        summary["from_agent"], summary["to_agent"] = summary.pop("from"), summary.pop("to")
+    dataset = tmp_path / "leaks.jsonl"
+    dataset.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(main, ["eval", str(dataset), "--offline", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    written = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
+    assert set(written) == {"results.jsonl", "report.md", "report.html"}
+    assert "REDACTED" in written["results.jsonl"]
+    db = Path(os.environ["SUMMARIZER_CACHE_DIR"]) / "eval" / "results.sqlite3"
+    with closing(sqlite3.connect(db)) as conn:
+        cells = " ".join(str(v) for (v,) in conn.execute("SELECT value FROM cells"))
+    assert cells.count("leak-") >= len(LEAKS)
+    assert {name: _leaked(text) for name, text in written.items() if _leaked(text)} == {}
+    assert _leaked(cells + result.output) == []
+
+
+def _log_with_leaks() -> str:
+    lines = [f"2026-11-29 10:{i // 60:02d}:{i % 60:02d} INFO worker step {i} ok" for i in range(400)]
+    for text, _ in LEAKS.values():
+        lines.insert(200, "ERROR " + text)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("mode", ["text", "json"])
+def test_output_on_a_cache_that_cannot_be_written_prints_no_secret(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mode: str
+) -> None:
+    """SUMMARIZER_CACHE_DIR=/dev/null: the original is not stored (exit 1, one line), and what is
+    printed instead is the input scrubbed, never a raw pass-through."""
+    monkeypatch.setenv("SUMMARIZER_CACHE_DIR", os.devnull)
+    log = tmp_path / "build.log"
+    log.write_text(_log_with_leaks())
+    result = CliRunner().invoke(main, ["output", str(log), *(["--json"] if mode == "json" else [])])
+    assert result.exit_code == 1
+    assert "could not store the original" in result.stderr
+    assert "INFO worker step 399 ok" in result.stdout and "[REDACTED:" in result.stdout
+    assert _leaked(result.stdout + result.stderr) == []
+
+
+def test_two_key_blocks_in_a_compressed_log_leak_no_body_line(tmp_path: Path) -> None:
+    """Two private keys whose identical BEGIN lines fold into one pattern row, with body lines
+    that are kept as failures (they follow `ERROR`): no body line is printed raw."""
+    bodies = [
+        [f"{c}{k}" * 3 + "Zq9XwL2mNp4Rt7Yb" + "-_x" * 8 for c in ("MIIEow", "q9R8s7", "Tu5V4w", "Bf5Lh2")]
+        for k in range(2)
+    ]
+    lines = [f"2026-11-29 10:00:{i % 60:02d} INFO worker step {i} ok" for i in range(300)]
+    for body in bodies:
+        lines += [
+            "-----BEGIN RSA PRIVATE KEY-----",
+            *(f"ERROR {b}" for b in body),
+            "-----END RSA PRIVATE KEY-----",
+        ]
+        lines += [f"2026-11-29 11:00:{i % 60:02d} INFO worker step {i} ok" for i in range(200)]
+    log = tmp_path / "keys.log"
+    log.write_text("\n".join(lines) + "\n")
+    for args in ([], ["--json"]):
+        result = CliRunner().invoke(main, ["output", str(log), "--target", "400", *args])
+        assert result.exit_code == 0, result.output
+        assert "private_key" in result.output
+        assert [b for body in bodies for b in body if b[:24] in result.output] == []
+
+
+def test_run_on_a_cache_that_cannot_be_written_prints_no_secret(tmp_path: Path, summarizer: str) -> None:
+    """`summarizer run` past the pass-through size with SUMMARIZER_CACHE_DIR=/dev/null: the output
+    after the streamed head is printed scrubbed, with the command's own exit status."""
+    log = tmp_path / "big.log"
+    log.write_text(
+        "\n".join(["2026-11-29 INFO warming up the worker pool"] * 100) + "\n" + _log_with_leaks() * 3
+    )
+    env = {**os.environ, "SUMMARIZER_CACHE_DIR": os.devnull}
+    script = f"import sys; sys.stdout.write(open({str(log)!r}).read()); sys.exit(3)"
+    done = subprocess.run(
+        [summarizer, "run", "--", sys.executable, "-c", script],
+        capture_output=True,
+        env=env,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 3
+    out = done.stdout.decode()
+    assert "INFO worker step 399 ok" in out and "[REDACTED:" in out
+    assert _leaked(out + done.stderr.decode()) == []
