@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "Said",
+    "bare",
     "changes",
     "current",
     "group_instructions",
@@ -91,6 +92,11 @@ class Said:
     from_user: bool = True
     # False for a user sentence that counts only if it changes or relaxes an earlier item.
     stands: bool = True
+
+
+def bare(text: str) -> str:
+    """An item without its ``(superseded: …)`` / ``(relaxes: …)`` note."""
+    return _ANNOTATION.sub("", text)
 
 
 def subject_words(text: str) -> set[str]:

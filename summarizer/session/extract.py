@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 from summarizer.core.scrub import scrub
 from summarizer.session import resume
-from summarizer.session.conversation import Said, current
+from summarizer.session.conversation import Said, bare, current
 from summarizer.session.files import file_lines
 from summarizer.session.transcript import Transcript, tool_kind
 from summarizer.session.triggers import is_compression_request, normalise_question
@@ -86,6 +86,8 @@ class Extraction:
     failures: tuple[str, ...] = ()
     questions: tuple[str, ...] = ()
     redactions: int = 0
+    # Instructions and decisions a later one superseded or relaxed: never to be shown as current.
+    retired: tuple[str, ...] = ()
 
 
 def normalise_item(text: str) -> str:
@@ -147,13 +149,16 @@ def extract(transcript: Transcript, *, extra_instructions: Sequence[str] = ()) -
     said = resume.instructions(users, extra_instructions)
     unanswered = _unanswered(transcript)
     found_goal = resume.goal([s for _, s in users])
+    instructions, decisions = current(said), current(decided, later=said)
+    standing = " ".join(bare(i) for i in (*instructions, *decisions))
+    retired = [s.text for s in (*said, *decided) if s.stands and s.text not in standing]
     raw = {
         "goal": [found_goal] if found_goal else [],
-        "instructions": current(said),
+        "instructions": instructions,
         "next_steps": resume.next_steps(transcript, assistants, [s for _, s in users]),
         "status": resume.status(transcript),
         "context": [],
-        "decisions": current(decided, later=said),
+        "decisions": decisions,
         "discoveries": buckets["discoveries"],
         "progress": _todo_progress(transcript) + buckets["progress"],
         "files": file_lines(transcript, lambda text: next(iter(_sentences(text)), ""), _shorten),
@@ -161,10 +166,10 @@ def extract(transcript: Transcript, *, extra_instructions: Sequence[str] = ()) -
         "questions": ([f"{UNANSWERED}{unanswered}"] if unanswered else [])
         + [q for q in buckets["questions"] if not unanswered or q not in unanswered],
     }
-    return _clean(raw)
+    return _clean(raw, retired)
 
 
-def _clean(raw: dict[str, list[str]]) -> Extraction:
+def _clean(raw: dict[str, list[str]], retired: list[str]) -> Extraction:
     """Every item scrubbed, bounded and deduplicated within its section."""
     redactions = 0
     clean: dict[str, tuple[str, ...]] = {}
@@ -184,7 +189,8 @@ def _clean(raw: dict[str, list[str]]) -> Extraction:
                 seen.add(key)
                 kept.append(text)
         clean[name] = tuple(kept)
-    return Extraction(redactions=redactions, **clean)
+    gone = tuple(scrub(_shorten(r))[0] for r in retired)
+    return Extraction(redactions=redactions, retired=gone, **clean)
 
 
 def _unanswered(transcript: Transcript) -> str | None:

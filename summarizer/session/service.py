@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import threading
 import time
 from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any, Literal, Protocol
@@ -285,18 +286,36 @@ async def _within_deadline(
     keywords: SessionDocument,
     deadline_at: float | None,
 ) -> tuple[SessionDocument, str, str | None]:
-    """The model's document if it comes in time, else the keyword document and why."""
+    """The model's document if it comes in time, else the keyword document and why.
+
+    With a deadline the model runs on a daemon thread with its own event loop: the first call
+    imports litellm, which holds whatever loop it runs on for seconds and cannot be cancelled, so
+    only a thread the process may leave behind keeps the deadline whatever the model does.
+    """
     if deadline_at is None:
         return await work
     budget = model_budget(deadline_at)
-    try:
-        return await asyncio.wait_for(work, timeout=budget)
-    except TimeoutError:
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = asyncio.run(work)
+        except BaseException as exc:
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, name="session-model", daemon=True)
+    thread.start()
+    await asyncio.get_running_loop().run_in_executor(None, thread.join, budget)
+    if thread.is_alive() or not box:
         return (
             keywords,
             "keywords",
             f"the model did not answer within the deadline ({budget:.0f} s left for it)",
         )
+    if "error" in box:
+        raise box["error"]
+    value: tuple[SessionDocument, str, str | None] = box["value"]
+    return value
 
 
 def model_budget(deadline_at: float) -> float:

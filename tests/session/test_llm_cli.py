@@ -65,7 +65,7 @@ def test_the_model_writes_the_document_once_then_the_cache_answers(
         first = _session(fixture_dir)
         second = _session(fixture_dir, "--force")
     assert route.call_count == 1
-    assert first["source"] == "llm" and first["action"] == "saved" and first["decisions"] == 1
+    assert first["source"] == "llm" and first["action"] == "saved" and first["decisions"] == 3
     assert "- Inject a Clock protocol: tests must freeze time" in first["document"]
     assert any(line.startswith("- `src/auth/clock.py`") for line in first["document"].splitlines())
     assert second["source"] == "cache" and second["action"] == "unchanged"

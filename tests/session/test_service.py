@@ -203,7 +203,7 @@ def _summarizer(tmp_path: Path, replies: list[str]) -> tuple[Summarizer, FakeCom
 def test_a_configured_model_writes_the_document_and_tool_call_files_are_kept(
     claude_code: Transcript, store: Store, marks: FileMarks, tmp_path: Path
 ) -> None:
-    """The model's valid answer is used; files it left out are added from the tool calls."""
+    """The model's valid answer is used; files and decisions it left out are added from the keyword rules."""
     answer = (
         f"## Session Compression — {DAY}\n### Decisions\n"
         "- Inject a Clock protocol: tests must freeze time\n### Files Modified\n"
@@ -214,7 +214,10 @@ def test_a_configured_model_writes_the_document_and_tool_call_files_are_kept(
     assert len(fake.calls) == 1 and report.source == "llm"
     assert SECRET not in fake.calls[0].user  # scrubbed before it left the process
     doc = parse(_stored(store)[0])
-    assert doc.section("decisions") == ("Inject a Clock protocol: tests must freeze time (session 5b1f0c8e)",)
+    decisions = doc.section("decisions")
+    assert decisions[0] == "Inject a Clock protocol: tests must freeze time (session 5b1f0c8e)"
+    assert len(decisions) == 3  # the other two keyword decisions fill the gap; the paraphrased one does not
+    assert not any(d.startswith("We decided to inject a Clock") for d in decisions)
     assert doc.section("files")[0] == (
         "`src/auth/tokens.py` — reads the clock once per request (session 5b1f0c8e)"
     )
