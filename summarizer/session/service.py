@@ -298,10 +298,13 @@ async def _within_deadline(
     box: dict[str, Any] = {}
 
     def run() -> None:
+        loop = asyncio.new_event_loop()  # the thread's own loop: the edge's stays the one the caller runs
         try:
-            box["value"] = asyncio.run(work)
-        except BaseException as exc:
+            box["value"] = loop.run_until_complete(work)
+        except BaseException as exc:  # handed back to the waiting side
             box["error"] = exc
+        finally:
+            loop.close()
 
     thread = threading.Thread(target=run, name="session-model", daemon=True)
     thread.start()
