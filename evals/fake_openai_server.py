@@ -124,7 +124,8 @@ def answer(messages: list[dict[str, Any]]) -> str:
 
 
 class _State:
-    def __init__(self, max_requests: int) -> None:
+    def __init__(self, max_requests: int, delay_s: float = 0.0) -> None:
+        self.delay_s = delay_s  # every completion answers this much later (a model's think time)
         self.requests = 0
         self.max_requests = max_requests
         self.last = time.monotonic()
@@ -166,6 +167,8 @@ class Handler(BaseHTTPRequestHandler):
             self.state.requests += 1
             self.state.last = time.monotonic()
             over = self.state.requests > self.state.max_requests
+        if self.state.delay_s and not over:
+            time.sleep(self.state.delay_s)
         if over:
             self._send(429, {"error": {"message": "request budget of the fake server is spent"}})
             return
@@ -196,9 +199,9 @@ class Handler(BaseHTTPRequestHandler):
         )
 
 
-def serve(port: int, max_requests: int, idle_s: float) -> None:
+def serve(port: int, max_requests: int, idle_s: float, delay_s: float = 0.0) -> None:
     """Serve on 127.0.0.1:``port`` until the idle timeout; prints the bound port first."""
-    state = _State(max_requests)
+    state = _State(max_requests, delay_s)
     handler = type("BoundHandler", (Handler,), {"state": state})
     server = ThreadingHTTPServer(("127.0.0.1", port), handler)
     print(f"fake OpenAI server on http://127.0.0.1:{server.server_address[1]}/v1", flush=True)
@@ -220,8 +223,9 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8765, help="0 picks a free port")
     parser.add_argument("--max-requests", type=int, default=5000)
     parser.add_argument("--idle", type=float, default=600.0, help="seconds without a request before exiting")
+    parser.add_argument("--delay", type=float, default=0.0, help="seconds each completion takes to answer")
     args = parser.parse_args()
-    serve(args.port, args.max_requests, args.idle)
+    serve(args.port, args.max_requests, args.idle, args.delay)
 
 
 if __name__ == "__main__":

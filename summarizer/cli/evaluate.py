@@ -160,7 +160,7 @@ def evaluate(
             evaluate(
                 options,
                 gates,
-                progress=Progress(write=_stderr, tty=sys.stderr.isatty()),
+                progress=Progress(write=_stderr, tty=sys.stderr.isatty(), concurrency=concurrency),
                 repo=Path.cwd(),
                 **adapters,
             )

@@ -21,7 +21,16 @@ from dataclasses import dataclass
 
 from summarizer.evaluation.cells import CellResult
 
-__all__ = ["Meter", "Totals", "metering", "observe", "percentile", "short_reason", "totals"]
+__all__ = [
+    "Meter",
+    "Totals",
+    "metering",
+    "observe",
+    "observe_http",
+    "percentile",
+    "short_reason",
+    "totals",
+]
 
 _EXC_PREFIX = re.compile(r"^[A-Z]\w*(Error|Unavailable|Limited|Answer|Exception): ")
 
@@ -32,7 +41,16 @@ class Meter:
 
     requests: int = 0
     failed: int = 0
-    provider_s: float = 0.0
+    provider_s: float = 0.0  # as the adapter timed its attempts (includes litellm's client work)
+    http_requests: int = 0
+    http_s: float = 0.0  # request sent to last byte, timed in the HTTP layer (http_timing.py)
+
+    @property
+    def latency_s(self) -> float | None:
+        """The provider's time: the HTTP layer's when it saw the requests, else the adapter's."""
+        if self.http_requests:
+            return self.http_s
+        return self.provider_s if self.requests else None
 
 
 _current: ContextVar[Meter | None] = ContextVar("summarizer_eval_meter", default=None)
@@ -46,6 +64,15 @@ def observe(seconds: float, ok: bool) -> None:
     meter.requests += 1
     meter.failed += 0 if ok else 1
     meter.provider_s += seconds
+
+
+def observe_http(seconds: float) -> None:
+    """One HTTP request's time, request sent to last byte, for the cell running now (if any)."""
+    meter = _current.get()
+    if meter is None:
+        return
+    meter.http_requests += 1
+    meter.http_s += seconds
 
 
 @contextmanager
@@ -81,6 +108,7 @@ class Totals:
     cost_usd: float | None
     latency_p50_ms: float
     latency_p95_ms: float
+    client_p50_ms: float  # our own time per cell: queueing behind other cells and client work
     reason: str | None  # the most common fallback or error reason, shortened
 
     @property
@@ -145,6 +173,7 @@ def totals(results: Iterable[CellResult]) -> list[Totals]:
                 cost_usd=sum(costs) if costs else None,
                 latency_p50_ms=percentile(timed, 50),
                 latency_p95_ms=percentile(timed, 95),
+                client_p50_ms=percentile([o.client_s * 1000 for o in outputs], 50),
                 reason=reasons.most_common(1)[0][0] if reasons else None,
             )
         )

@@ -75,6 +75,7 @@ class CellOutput(BaseModel):
     completion_tokens: int = Field(default=0, ge=0)
     cost_usd: float | None = None
     latency_s: float = Field(default=0.0, ge=0.0)
+    client_s: float = Field(default=0.0, ge=0.0)  # our own time on the cell: queueing and client work
     provider_calls: int = Field(default=0, ge=0)
     failed_calls: int = Field(default=0, ge=0)
     fallback: bool = False

@@ -133,9 +133,10 @@ class PromptContender:
                 source = _SESSION_SOURCES.get(session_source, "llm")
                 reasons = [g.reason for g in generations if g.reason] or ["the model's document was not used"]
                 reason = None if source != "template" else reasons[-1]
-        # The provider's own time when the adapter reported requests (a fake completer reports
-        # none: then the wall time of the cell, which is the fake's delay).
-        latency = meter.provider_s if meter.requests else time.perf_counter() - started
+        # The provider's own time, from the HTTP layer (else the adapter's timing of its attempts;
+        # a fake completer reports neither: then the wall time of the cell, which is its delay).
+        measured = meter.latency_s
+        latency = measured if measured is not None else time.perf_counter() - started
         return CellOutput(
             text=text,
             source=source,

@@ -42,6 +42,7 @@ TOTALS_HEADER = [
     "cost (USD)",
     "latency p50 (ms)",
     "latency p95 (ms)",
+    "client p50 (ms)",
 ]
 
 
@@ -88,6 +89,7 @@ def _total_rows(gates: GateReport, dataset: str) -> list[list[str]]:
             cost,
             f"{t.latency_p50_ms:.1f}",
             f"{t.latency_p95_ms:.1f}",
+            f"{t.client_p50_ms:.1f}",
         ]
 
     return [row(t) for t in gates.totals if t.dataset == dataset]

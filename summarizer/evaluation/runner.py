@@ -17,8 +17,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 
 from summarizer.core.errors import SummarizerError
 from summarizer.core.scrub import scrub_model
@@ -72,25 +73,8 @@ class Plan:
     provider: int
 
 
-async def run_matrix(
-    contenders: Sequence[Contender],
-    cases: Sequence[ResolvedCase],
-    *,
-    cache: CellStore | None,
-    concurrency: int = 8,
-    on_start: Callable[[Plan], None] | None = None,
-    on_done: Callable[[CellResult], None] | None = None,
-) -> Matrix:
-    """Answer and measure every (contender, case) cell, reusing stored cells.
-
-    ``on_start`` receives the :class:`Plan`; ``on_done`` is called once per cell as it finishes
-    (reused cells included), for progress.
-    """
-    labels = [c.label for c in contenders]
-    if len(set(labels)) != len(labels):
-        raise SummarizerError(f"contender labels must be unique, got {labels}; rename a prompt directory")
-    limit = asyncio.Semaphore(max(1, concurrency))
-    plan: list[tuple[Contender, ResolvedCase, str]] = []
+def _planned(contenders: Sequence[Contender], cases: Sequence[ResolvedCase]) -> tuple[list[Planned], int]:
+    plan: list[Planned] = []
     skipped = 0
     for contender in contenders:
         for case in cases:
@@ -99,6 +83,117 @@ async def run_matrix(
                 skipped += 1
                 continue
             plan.append((contender, case, cell_key(material, case)))
+    return plan, skipped
+
+
+Planned = tuple[Contender, ResolvedCase, str]
+
+
+@dataclass
+class _Run:
+    """The mutable state of one matrix run: stored cells, shared tasks, counters, the warm-up."""
+
+    stored: dict[str, CellResult]
+    cache: CellStore | None
+    limit: asyncio.Semaphore
+    clock: Callable[[], float]
+    warm_up: Callable[[], Awaitable[None]] | None = None
+    on_ready: Callable[[], None] | None = None
+    tasks: dict[str, asyncio.Task[tuple[CellResult, bool]]] = field(default_factory=dict)
+    computed: int = 0
+    reused: int = 0
+    calls: int = 0
+    failed: int = 0
+    _ready: asyncio.Task[None] | None = None
+
+    async def ready(self) -> None:
+        """Wait for the provider client's one-time set-up (started by the first provider cell)."""
+        if self.warm_up is None:
+            return
+        if self._ready is None:
+            self._ready = asyncio.ensure_future(self._warm(self.warm_up))
+        await asyncio.shield(self._ready)
+
+    async def _warm(self, warm_up: Callable[[], Awaitable[None]]) -> None:
+        await warm_up()
+        if self.on_ready is not None:
+            self.on_ready()
+
+    async def compute(self, contender: Contender, case: ResolvedCase, key: str) -> tuple[CellResult, bool]:
+        if key in self.stored:
+            return self.stored[key], True
+        queued = self.clock()
+        if self.warm_up is not None and contender.uses_provider(case):
+            await self.ready()  # the import is set-up, not a provider's time nor this cell's
+            queued = self.clock()
+        async with self.limit:
+            try:
+                output = await contender.run(case)
+            except Exception as exc:  # a contender's bug fails its cell, not the whole matrix
+                error = str(exc) if isinstance(exc, SummarizerError) else f"{type(exc).__name__}: {exc}"
+                failed = CellResult(
+                    contender=contender.label,
+                    case_id=case.id,
+                    dataset=case.dataset,
+                    kind=case.kind,
+                    band=case.band,
+                    key=key,
+                    error=error,
+                )
+                return failed, False
+        # Our own time for the cell: queued behind other cells, plus our client work around the
+        # provider's requests (the provider's own time is the latency).
+        client = max(0.0, self.clock() - queued - output.latency_s)
+        output = output.model_copy(update={"client_s": client})
+        self.calls += output.provider_calls
+        self.failed += output.failed_calls
+        result = measure(case, output, contender=contender.label, key=key)
+        if self.cache is not None:
+            # Stored scrubbed, with the case's own secrets known (a missed fact may be one).
+            self.cache.put(key, scrub_model(result, context=case.source if result.missed else ""))
+        return result, False
+
+    async def one(
+        self, contender: Contender, case: ResolvedCase, key: str, on_done: Callable[[CellResult], None] | None
+    ) -> CellResult:
+        first = key not in self.tasks  # the first contender with this key computes; others share it
+        if first:
+            self.tasks[key] = asyncio.ensure_future(self.compute(contender, case, key))
+        result, was_stored = await self.tasks[key]
+        if first and not was_stored and result.error is None:
+            self.computed += 1
+        elif result.error is None:
+            self.reused += 1
+        cell = result.model_copy(update={"contender": contender.label, "reused": was_stored or not first})
+        if on_done is not None:
+            on_done(cell)
+        return cell
+
+
+async def run_matrix(
+    contenders: Sequence[Contender],
+    cases: Sequence[ResolvedCase],
+    *,
+    cache: CellStore | None,
+    concurrency: int = 8,
+    on_start: Callable[[Plan], None] | None = None,
+    on_done: Callable[[CellResult], None] | None = None,
+    warm_up: Callable[[], Awaitable[None]] | None = None,
+    on_ready: Callable[[], None] | None = None,
+    clock: Callable[[], float] = time.perf_counter,
+) -> Matrix:
+    """Answer and measure every (contender, case) cell, reusing stored cells.
+
+    ``on_start`` receives the :class:`Plan`; ``on_done`` is called once per cell as it finishes
+    (reused cells included), for progress. ``warm_up`` (the provider client's one-time set-up,
+    such as importing litellm off the event loop) runs once, when the first cell that calls a
+    model starts, and never when no such cell is left to compute; ``on_ready`` hears when it is
+    done. ``clock`` times each cell's ``client_s`` (tests pass a fake).
+    """
+    labels = [c.label for c in contenders]
+    if len(set(labels)) != len(labels):
+        raise SummarizerError(f"contender labels must be unique, got {labels}; rename a prompt directory")
+    plan, skipped = _planned(contenders, cases)
     # Look every distinct cell up once, before starting: the plan then knows how many provider
     # cells are left, which is what an honest ETA divides by.
     stored: dict[str, CellResult] = {}
@@ -119,62 +214,17 @@ async def run_matrix(
                 provider=sum(1 for c, case in to_compute if c.uses_provider(case)),
             )
         )
-
     # Load the tokenizer once before the cells start: concurrent first calls would each load it.
     count_tokens("warm up")
-    tasks: dict[str, asyncio.Task[tuple[CellResult, bool]]] = {}
-    counters = {"computed": 0, "reused": 0, "calls": 0, "failed": 0}
-
-    async def compute(contender: Contender, case: ResolvedCase, key: str) -> tuple[CellResult, bool]:
-        if key in stored:
-            return stored[key], True
-        async with limit:
-            try:
-                output = await contender.run(case)
-            except Exception as exc:  # a contender's bug fails its cell, not the whole matrix
-                failed = CellResult(
-                    contender=contender.label,
-                    case_id=case.id,
-                    dataset=case.dataset,
-                    kind=case.kind,
-                    band=case.band,
-                    key=key,
-                    error=str(exc) if isinstance(exc, SummarizerError) else f"{type(exc).__name__}: {exc}",
-                )
-                return failed, False
-        counters["calls"] += output.provider_calls
-        counters["failed"] += output.failed_calls
-        result = measure(case, output, contender=contender.label, key=key)
-        if cache is not None:
-            # Stored scrubbed, with the case's own secrets known (a missed fact may be one).
-            cache.put(key, scrub_model(result, context=case.source if result.missed else ""))
-        return result, False
-
-    async def one(contender: Contender, case: ResolvedCase, key: str) -> CellResult:
-        if key not in tasks:  # the first contender with this key computes; the others share it
-            tasks[key] = asyncio.ensure_future(compute(contender, case, key))
-            first = True
-        else:
-            first = False
-        result, was_stored = await tasks[key]
-        reused = was_stored or not first
-        if first and not was_stored and result.error is None:
-            counters["computed"] += 1
-        elif result.error is None:
-            counters["reused"] += 1
-        cell = result.model_copy(update={"contender": contender.label, "reused": reused})
-        if on_done is not None:
-            on_done(cell)
-        return cell
-
-    results = await asyncio.gather(*(one(c, case, key) for c, case, key in plan))
+    run = _Run(stored, cache, asyncio.Semaphore(max(1, concurrency)), clock, warm_up, on_ready)
+    results = await asyncio.gather(*(run.one(c, case, key, on_done) for c, case, key in plan))
     return Matrix(
         contenders=tuple(labels),
         cases=tuple(cases),
         results=tuple(results),
-        computed=counters["computed"],
-        reused=counters["reused"],
+        computed=run.computed,
+        reused=run.reused,
         skipped=skipped,
-        provider_calls=counters["calls"],
-        failed_calls=counters["failed"],
+        provider_calls=run.calls,
+        failed_calls=run.failed,
     )

@@ -28,6 +28,7 @@ from summarizer.evaluation.comparison import Analysis, analyse
 from summarizer.evaluation.contenders import Contender, TemplateContender, load_recorded
 from summarizer.evaluation.dataset import Dataset, load_dataset
 from summarizer.evaluation.gates import GateReport, check, check_labels, parse_requirement
+from summarizer.evaluation.http_timing import timed_http
 from summarizer.evaluation.judge import judge_matrix
 from summarizer.evaluation.progress import Progress
 from summarizer.evaluation.prompted import PromptContender
@@ -152,6 +153,7 @@ async def run_eval(
     on_done: Callable[[CellResult], None] | None = None,
     repo: Path | None = None,
     check_contenders: Callable[[tuple[str, ...]], None] | None = None,
+    on_ready: Callable[[], None] | None = None,
 ) -> tuple[Matrix, Analysis]:
     """Load, select, resolve, run and analyse. ``on_start`` receives the :class:`Plan`."""
     datasets = select_cases(
@@ -167,14 +169,20 @@ async def run_eval(
         )
         if check_contenders is not None:
             check_contenders(tuple(c.label for c in contenders))
-        matrix = await run_matrix(
-            contenders,
-            cases,
-            cache=results_cache,
-            concurrency=options.concurrency,
-            on_start=on_start,
-            on_done=on_done,
-        )
+        # The provider client's set-up (importing litellm) runs once, in a worker thread, when the
+        # first cell that calls a model starts: never for a run the store or the template answers.
+        warm_up = getattr(completer, "warm_up", None)
+        with timed_http():
+            matrix = await run_matrix(
+                contenders,
+                cases,
+                cache=results_cache,
+                concurrency=options.concurrency,
+                on_start=on_start,
+                on_done=on_done,
+                warm_up=warm_up if callable(warm_up) else None,
+                on_ready=on_ready,
+            )
     return matrix, analyse(matrix)
 
 
@@ -228,10 +236,14 @@ async def evaluate(
         on_done=progress.cell if progress else None,
         repo=repo,
         check_contenders=lambda labels: check_labels(labels, requirements, gate_options.no_regression_vs),
+        on_ready=progress.ready if progress else None,
     )
     judged = None
     if options.judge:
         assert completer is not None
+        warm_up = getattr(completer, "warm_up", None)
+        if callable(warm_up):
+            await warm_up()
         matrix, judged = await judge_matrix(
             matrix,
             completer=completer,

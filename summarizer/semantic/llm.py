@@ -27,6 +27,7 @@ Why this shape:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import os
@@ -198,6 +199,15 @@ class LiteLLMCompleter:
         self._env = os.environ if env is None else env
         self._observer = observer
 
+    async def warm_up(self) -> None:
+        """Import litellm and its request path in a worker thread, once, off the event loop.
+
+        The import takes seconds, and litellm's first call imports some 60 more modules; done on
+        the loop, that stalls every request in flight. A mock completion (no request is sent)
+        walks the same path.
+        """
+        await asyncio.to_thread(_warm)
+
     async def complete(self, request: CompletionRequest, /) -> Completion:
         """Ask the model asynchronously (``litellm.acompletion``) under the retry policy."""
         if (no_key := missing_key(request.model, request.api_base, self._env)) is not None:
@@ -264,6 +274,14 @@ class LiteLLMCompleter:
             finish_reason=getattr(choice, "finish_reason", None),
             usage=tokens,
             cost_usd=cost,
+        )
+
+
+def _warm() -> None:
+    litellm = _litellm()
+    with contextlib.suppress(Exception):  # a warm-up that fails leaves the first real call to do it
+        litellm.completion(
+            model="openai/gpt-4o-mini", messages=[{"role": "user", "content": "-"}], mock_response="-"
         )
 
 

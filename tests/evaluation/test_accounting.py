@@ -9,6 +9,7 @@ import asyncio
 import csv
 import json
 import tempfile
+import time
 from pathlib import Path
 
 import httpx
@@ -126,7 +127,8 @@ def test_the_csv_has_one_row_per_cell_and_the_documented_columns(tmp_path: Path,
 def test_template_cells_report_their_own_time_under_concurrency_8(tmp_path: Path, datasets_dir: Path) -> None:
     """Phase-gate and session templates take milliseconds; the time spent queued is not latency.
 
-    The bound (50 ms) is about 20x the typical figure, loose enough for a loaded 2-core machine.
+    A cell queued behind the others would read close to the run's whole time; each template cell's
+    own time is a small share of it (the bound is a ratio within the run, not a number of ms).
     """
     options = EvalOptions(
         datasets=(datasets_dir / "phase_gate.jsonl", datasets_dir / "session.jsonl"),
@@ -134,6 +136,7 @@ def test_template_cells_report_their_own_time_under_concurrency_8(tmp_path: Path
         concurrency=8,
     )
     with tempfile.TemporaryDirectory() as store:
+        started = time.perf_counter()
         run = asyncio.run(
             evaluate(
                 options,
@@ -144,6 +147,7 @@ def test_template_cells_report_their_own_time_under_concurrency_8(tmp_path: Path
                 originals=OriginalStore(Path(store)),
             )
         )
+        wall_ms = (time.perf_counter() - started) * 1000
     latencies = [r.metrics["latency_ms"] for r in run.matrix.results if r.contender == "template"]
     assert len(latencies) > 50
-    assert max(latencies) < 50, sorted(latencies)[-5:]
+    assert sum(latencies) < wall_ms, (sum(latencies), wall_ms)
