@@ -58,12 +58,11 @@ _BAN = re.compile(
 )
 # A sentence that carries the previous one on: same instruction, next sentence.
 _CONTINUES = re.compile(
-    r"^(?:and|also|plus|but|or|nor|so|because|since|otherwise|same (?:for|goes)|that|this|it|which"
-    r"|these|those|as well|too|except|unless|only|even|especially|in particular|no|not|never|nothing"
-    r"|none|neither|either|then)\b",
+    r"^(?:and|also|plus|but|or|nor|so|because|since|otherwise|same (?:for|goes)|as well|too|except|unless"
+    r"|especially|in particular)\b",
     re.IGNORECASE,
 )
-_DEPENDENCY = re.compile(r"\b(?:dependenc(?:y|ies)|deps|packages?|librar(?:y|ies)|modules?)\b", re.IGNORECASE)
+_DEPENDENCY = re.compile(r"\b(?:dependenc(?:y|ies)|deps|packages?|librar(?:y|ies))\b", re.IGNORECASE)
 _PACKAGE_LIKE = re.compile(r"\b[a-z][\w-]*[.-][\w.-]*[a-z0-9]\b")
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9_.+#/-]*")
 _STOP = frozenset(
@@ -76,7 +75,7 @@ _STOP = frozenset(
         "keep make want need needs like more any anymore here there now what which when where while "
         "fine okay allowed acceptable alright right sure it's that's is be go going we'll i'll want "
         "always must only still too very much some way thing things stuff it them those these about "
-        "add added adding"
+        "add added adding don doesn didn isn aren won shouldn mustn wasn weren haven"
     ).split()
 )
 _ANNOTATION = re.compile(r"\s*\((?:superseded|relaxes): .*\)$")
@@ -102,7 +101,7 @@ def bare(text: str) -> str:
 def subject_words(text: str) -> set[str]:
     """The words that name what a sentence is about (tools, files, libraries, nouns)."""
     plain = _ANNOTATION.sub("", text).translate(_APOSTROPHE).lower()
-    words = {w.strip("./-+#") for w in _TOKEN.findall(plain)}
+    words = {w.strip(".-+#") for token in _TOKEN.findall(plain) for w in token.split("/")}
     return {w for w in words if len(w) >= 3 and w not in _STOP}
 
 
@@ -129,29 +128,39 @@ def _same_subject(new: str, old: str) -> bool:
     return _overlap(new, old) > 0
 
 
-def _relaxes(new: str, ban: str) -> bool:
-    if _BAN.search(ban.translate(_APOSTROPHE)) is None:
-        return False
-    if _same_subject(new, ban):
-        return True
-    # "lodash.throttle is fine" names a package; "no new dependencies" names none.
-    return bool(_DEPENDENCY.search(ban)) and bool(_DEPENDENCY.search(new) or _PACKAGE_LIKE.search(new))
+def _relaxed_ban(new: str, earlier: Sequence[Said]) -> Said | None:
+    """The ban ``new`` relaxes: the one it shares most words with (the newest of equals), else a
+    dependency ban when it names a package ("lodash.throttle is fine" after "no new dependencies")."""
+    bans = [s for s in reversed(earlier) if _BAN.search(s.text.translate(_APOSTROPHE))]
+    named = subject_words(new)
+    best, found = 0, None
+    for ban in bans:  # newest first: a tie keeps the newer ban
+        if (count := len(named & subject_words(ban.text))) > best:
+            best, found = count, ban
+    if found is None and (_DEPENDENCY.search(new) or _PACKAGE_LIKE.search(new)):
+        found = next((b for b in bans if _DEPENDENCY.search(b.text)), None)
+    return found
 
 
 def group_instructions(
-    sentences: Sequence[str], is_instruction: Callable[[str], bool]
+    sentences: Sequence[str], is_instruction: Callable[[str], bool], is_request: Callable[[str], bool]
 ) -> list[tuple[str, bool]]:
     """One user message's sentences joined into groups: each with whether it is an instruction.
 
-    A sentence that carries on an instruction (opens with "and", "also", "no"...) joins it; every
-    other sentence is a group of its own.
+    After an instruction, a sentence that opens with "and", "also", "but"... joins it, and so does
+    one that is neither an instruction, a question, a request nor a change of its own (the reason
+    or the detail: "Reviewers read them on their phones."). Every other sentence opens a group.
     """
     groups: list[tuple[str, bool]] = []
     for sentence in sentences:
-        if groups and groups[-1][1] and _CONTINUES.match(sentence) and not sentence.endswith("?"):
+        instruction = is_instruction(sentence)
+        carries_on = bool(_CONTINUES.match(sentence)) or not (
+            instruction or is_request(sentence) or changes(sentence) or is_relaxation(sentence)
+        )
+        if groups and groups[-1][1] and carries_on and not sentence.endswith("?"):
             groups[-1] = (f"{groups[-1][0]} {sentence}", True)
             continue
-        groups.append((sentence, bool(is_instruction(sentence))))
+        groups.append((sentence, instruction))
     return groups
 
 
@@ -179,7 +188,7 @@ def current(items: Sequence[Said], *, later: Sequence[Said] = ()) -> list[str]:
 def _apply(standing: list[Said], new: Said, *, keep: bool) -> list[Said]:
     earlier = [s for s in standing if s.at < new.at]
     if new.from_user and is_relaxation(new.text):
-        target = next((s for s in reversed(earlier) if _relaxes(new.text, s.text)), None)
+        target = _relaxed_ban(new.text, earlier)
         if target is not None:
             rest = [s for s in standing if s is not target]
             return [*rest, Said(new.text + _note("relaxes", target.text), new.at)] if keep else rest

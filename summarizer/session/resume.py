@@ -51,7 +51,9 @@ _INSTRUCTION = re.compile(
 )
 # A user sentence that opens by prescribing a tool or method: "Use fsync and write the offset first."
 _DIRECTIVE = re.compile(
-    r"(?:^|[;:]\s*)(?:please\s+)?(?:use|only use|always use|stick with|go with)\b", re.IGNORECASE
+    r"(?:^|[;:]\s*)(?:please\s+)?(?:use|only use|always use|stick with|go with|store|deploy|host|ship"
+    r"|log with|keep|put|place|target|name|prefix|serve|run)\b",
+    re.IGNORECASE,
 )
 _REQUEST = re.compile(
     r"^(?:please\b|pls\b|can you\b|could you\b|would you\b|let'?s\b|i (?:want|need|would like|'d like)\b"
@@ -115,7 +117,7 @@ def instructions(user_messages: Sequence[tuple[int, Sequence[str]]], extra: Sequ
     """
     out: list[Said] = []
     for position, sentences in user_messages:
-        for text, instruction in group_instructions(sentences, is_instruction):
+        for text, instruction in group_instructions(sentences, is_instruction, is_request):
             if instruction or (not text.endswith("?") and (changes(text) or is_relaxation(text))):
                 out.append(Said(text, position, stands=instruction))
     end = max((p for p, _ in user_messages), default=0) + 1

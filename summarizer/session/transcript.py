@@ -480,7 +480,7 @@ def _tool_call(line: int, data: Mapping[str, Any]) -> Event:
 
 
 def _tool_result(line: int, data: Mapping[str, Any], record: Mapping[str, Any]) -> Event:
-    body = next((data[k] for k in ("content", "output", "result") if k in data), "")
+    body = _unwrap(next((data[k] for k in ("content", "output", "result") if k in data), ""))
     call_id = _str(data.get("tool_use_id") or data.get("tool_call_id") or data.get("call_id"))
     return Event(
         line,
@@ -491,6 +491,18 @@ def _tool_result(line: int, data: Mapping[str, Any], record: Mapping[str, Any]) 
         call_id=call_id,
         file_lines=_file_lines(record),
     )
+
+
+def _unwrap(body: Any) -> Any:
+    """Codex's shell output arrives as JSON text, ``{"output": "...", "metadata": {...}}``: its output."""
+    if isinstance(body, str) and body.startswith("{") and '"output"' in body[:200]:
+        try:
+            value = json.loads(body)
+        except (ValueError, RecursionError):
+            return body
+        if isinstance(value, dict) and isinstance(value.get("output"), str):
+            return value["output"]
+    return body
 
 
 def _file_lines(record: Mapping[str, Any]) -> int | None:
