@@ -3,35 +3,35 @@
 Adapters are the classes that touch the world: the litellm completer, the summary caches (diskcache,
 Redis), the originals store of tool output, the engram store or client, the session marks, the eval
 results cache. Features never build them and never call this module; they receive ports. The edges
-(``summarizer.cli``, ``summarizer.mcp.server``) call these builders, then hand what they got to the
-feature's use-case functions. ``tests/test_layout.py`` walks the AST and fails on an adapter built
-anywhere else.
+(``summarizer.cli``, ``summarizer.mcp``, ``summarizer.agents``) call these builders, then hand what
+they got to the feature's use-case functions. ``tests/test_layout.py`` resolves what every call
+constructs and fails on an adapter built anywhere else.
 
-Heavy imports (litellm through :mod:`summarizer.semantic.llm`, redis, sqlite3) happen inside the
-builders, so an edge pays only for what its command uses.
+Every import happens inside the builders (litellm through :mod:`summarizer.semantic.llm`, redis,
+sqlite3, even the pydantic :class:`Settings`), so an edge pays only for what its command uses: the
+cold ``output`` path builds its originals store here without loading pydantic.
 """
 
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from summarizer.core.dates import check_date, today
-from summarizer.core.settings import Settings
 
 if TYPE_CHECKING:
     from summarizer_cache import DiskCache, FailSafeCache, RedisCache
     from summarizer_engram import MemoryBackend
 
+    from summarizer.core.settings import Settings
     from summarizer.evaluation.cellstore import CellStore
-    from summarizer.output import OriginalStore
+    from summarizer.output.originals import OriginalStore
     from summarizer.semantic.ports import Completer
     from summarizer.semantic.retry import RetryPolicy
     from summarizer.semantic.service import Summarizer
-    from summarizer.session.service import FileMarks, TopicLock
+    from summarizer.session.service import FileMarks, TopicLock, Unavailable
+    from summarizer.session.usecase import SessionAdapters
 
 __all__ = [
     "SharedMemory",
@@ -41,21 +41,24 @@ __all__ = [
     "build_originals",
     "build_results_cache",
     "build_summary_cache",
-    "check_date",
     "eval_adapters",
     "llm_service",
     "load_settings",
-    "open_memory",
+    "memory",
+    "originals_at",
     "scratch_originals",
+    "session_adapters",
     "session_llm",
     "session_lock",
     "session_marks",
-    "today",
+    "shared_memory",
 ]
 
 
 def load_settings(**flags: object) -> Settings:
     """Settings from the process environment; flags whose value is ``None`` do not override."""
+    from summarizer.core.settings import Settings
+
     return Settings.load(os.environ, **flags)
 
 
@@ -149,10 +152,18 @@ def session_llm(settings: Settings, budget_s: float | None) -> Summarizer | None
 
 def build_originals(settings: Settings) -> OriginalStore:
     """The content-addressed store of tool output originals (``summarizer restore`` reads it)."""
-    from summarizer.output import OriginalStore
+    return originals_at(settings.store_dir, os.environ)
 
-    # Retention (SUMMARIZER_ORIGINALS_MAX_BYTES / _MAX_AGE) is read here, at the one root.
-    return OriginalStore.configured(settings.store_dir, os.environ)
+
+def originals_at(store_dir: str | Path, env: dict[str, str] | os._Environ[str]) -> OriginalStore:
+    """The originals store in ``store_dir``, for the cold paths that have no :class:`Settings`
+    (they compute the same directory with :func:`summarizer.agents.paths.store_dir`).
+
+    Retention (``SUMMARIZER_ORIGINALS_MAX_BYTES`` / ``_MAX_AGE``) is read from ``env`` here.
+    """
+    from summarizer.output.originals import OriginalStore
+
+    return OriginalStore.configured(Path(store_dir), env)
 
 
 @contextmanager
@@ -174,14 +185,30 @@ def _open_backend(settings: Settings) -> MemoryBackend:
     return open_backend(settings.engram_db, settings.engram_url, lock_wait_s=settings.engram_lock_wait_s)
 
 
-def open_memory(settings: Settings) -> tuple[MemoryBackend | None, str | None]:
-    """The configured engram backend, or ``None`` and the reason it cannot be used."""
+def _memory_or_why(open_backend: Callable[[], MemoryBackend]) -> MemoryBackend | Unavailable:
     from summarizer.core.errors import StorageError
+    from summarizer.session.service import Unavailable
 
     try:
-        return _open_backend(settings), None
+        return open_backend()
     except StorageError as exc:
-        return None, str(exc)
+        return Unavailable(str(exc))
+
+
+@contextmanager
+def memory(settings: Settings) -> Iterator[MemoryBackend]:
+    """The configured engram backend, closed after; :class:`StorageError` ("engram unavailable:
+    ...") when it cannot be opened."""
+    from summarizer.core.errors import StorageError
+    from summarizer.session.service import Unavailable
+
+    backend = _memory_or_why(lambda: _open_backend(settings))
+    if isinstance(backend, Unavailable):
+        raise StorageError(f"engram unavailable: {backend.reason}")
+    try:
+        yield backend
+    finally:
+        backend.close()
 
 
 class SharedMemory:
@@ -190,8 +217,10 @@ class SharedMemory:
     A failed open is not remembered: the next call tries again (the database may come back).
     """
 
-    def __init__(self, settings: Settings, opener: Callable[[], MemoryBackend] | None = None) -> None:
-        self._opener = opener or (lambda: _open_backend(settings))
+    def __init__(self, opener: Callable[[], MemoryBackend]) -> None:
+        import threading  # here: the cold paths import this module and never share a backend
+
+        self._opener = opener
         self._backend: MemoryBackend | None = None
         self._lock = threading.Lock()
 
@@ -208,6 +237,35 @@ class SharedMemory:
             if self._backend is not None:
                 self._backend.close()
                 self._backend = None
+
+
+def shared_memory(settings: Settings, opener: Callable[[], MemoryBackend] | None = None) -> SharedMemory:
+    """The MCP server's engram: opened on first use, again after a failure (``opener``: tests)."""
+    return SharedMemory(opener or (lambda: _open_backend(settings)))
+
+
+@contextmanager
+def session_adapters(
+    settings: Settings, *, shared: SharedMemory | None = None, model_budget_s: float | None = None
+) -> Iterator[SessionAdapters]:
+    """What one session compression is handed, for the CLI and the MCP server alike: engram (or
+    why it is unavailable), the marks, the model (its calls fitted in ``model_budget_s``) and the
+    lock. ``shared``: a long-lived edge's engram; without it, engram is opened here and closed after.
+    """
+    from summarizer.session.service import Unavailable
+    from summarizer.session.usecase import SessionAdapters
+
+    backend = _memory_or_why(shared.get if shared else lambda: _open_backend(settings))
+    try:
+        yield SessionAdapters(
+            memory=backend,
+            marks=session_marks(settings),
+            summarizer=session_llm(settings, model_budget_s),
+            lock=session_lock(settings),
+        )
+    finally:
+        if shared is None and not isinstance(backend, Unavailable):
+            backend.close()
 
 
 def session_marks(settings: Settings) -> FileMarks:

@@ -145,16 +145,15 @@ def _record(size: int, restore_id: str) -> None:
 
 
 def _store(data: bytes) -> str | None:
-    from pathlib import Path
-
+    from summarizer import app
     from summarizer.agents.paths import store_dir
     from summarizer.core.errors import InputError
-    from summarizer.output.originals import OriginalNotStored, OriginalStore
+    from summarizer.output.originals import OriginalNotStored
 
     try:
-        # Not app.build_originals: the composition root imports the pydantic Settings. The
-        # store's own factory with the same directory rule (tests/agents/test_cold_path.py).
-        store = OriginalStore.configured(Path(store_dir(os.environ)), os.environ)
+        # Not app.build_originals(settings): Settings is pydantic. The same directory, by the
+        # light rule (docs/cold-path.md).
+        store = app.originals_at(store_dir(os.environ), os.environ)
         writer = store.writer()
     except (OriginalNotStored, InputError):
         return None

@@ -12,12 +12,16 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from summarizer.cli._common import emit_json, fail, handle_errors, read_json_object, read_text, run_async
-from summarizer.core.errors import InputError, StorageError, SummarizerError
+from summarizer.core.errors import InputError, SummarizerError
+
+if TYPE_CHECKING:
+    from summarizer.session.service import SessionReport
+    from summarizer.session.usecase import SessionRequest
 
 __all__ = ["recover", "session"]
 
@@ -86,8 +90,25 @@ def session(transcript: str | None, hook: bool, **options: Any) -> None:
 
 def _session(transcript: str | None, hook: bool, started: float, **o: Any) -> None:
     from summarizer import app
-    from summarizer.session.service import model_budget, render_report
-    from summarizer.session.usecase import SessionRequest, locate_transcript, run_session
+    from summarizer.session.service import model_budget
+    from summarizer.session.usecase import run_session
+
+    settings = app.load_settings(
+        offline=o["offline"], max_tokens=o["max_tokens"], model=o["model"], timeout_s=o["timeout"]
+    )
+    request = _request(transcript, hook, started, settings.max_tokens, o)
+    budget = model_budget(request.deadline_at) if request.deadline_at else None
+    with app.session_adapters(settings, model_budget_s=budget) as adapters:
+        report = run_async(run_session(request, adapters))
+    _print_report(report, bool(settings.model and not settings.offline), o["as_json"])
+
+
+def _request(
+    transcript: str | None, hook: bool, started: float, max_tokens: int | None, o: dict[str, Any]
+) -> SessionRequest:
+    """The compression request: a hook's JSON (forced, its cwd and instructions) or the arguments."""
+    from summarizer.core.dates import check_date
+    from summarizer.session.usecase import SessionRequest, locate_transcript
 
     cwd, force, extra = os.getcwd(), o["force"], tuple[str, ...]()
     if hook:
@@ -95,51 +116,38 @@ def _session(transcript: str | None, hook: bool, started: float, **o: Any) -> No
         transcript, force, cwd = payload["transcript_path"], True, payload.get("cwd") or cwd
         extra = _custom_instructions(payload)
     source = transcript or locate_transcript(cwd)
-    settings = app.load_settings(
-        offline=o["offline"], max_tokens=o["max_tokens"], model=o["model"], timeout_s=o["timeout"]
-    )
     deadline = o["deadline"] or (HOOK_DEADLINE_S if hook else None)
-    deadline_at = started + deadline if deadline else None
-    request = SessionRequest(
+    return SessionRequest(
         read_text(source, what="transcript"),
         source,
         cwd,
         o["project"],
         force,
-        app.check_date(o["day"]),
-        settings.max_tokens,
+        check_date(o["day"]),
+        max_tokens,
         tolerate_torn_tail=hook,
         extra_instructions=extra,
-        deadline_at=deadline_at,
+        deadline_at=started + deadline if deadline else None,
     )
-    memory, error = app.open_memory(settings)
-    try:
-        report = run_async(
-            run_session(
-                request,
-                memory=memory,
-                memory_error=error,
-                marks=app.session_marks(settings),
-                summarizer=app.session_llm(settings, model_budget(deadline_at) if deadline_at else None),
-                lock=app.session_lock(settings),
-            )
-        )
-    finally:
-        if memory is not None:
-            memory.close()
+
+
+def _print_report(report: SessionReport, with_model: bool, as_json: bool) -> None:
+    """The report (or, engram unavailable, the unsaved document) on stdout; notices on stderr."""
+    from summarizer.session.service import render_report
+
     if report.torn_line is not None:
         click.echo(
             f"summarizer: line {report.torn_line} of the transcript is incomplete (still being written); "
             "it was skipped",
             err=True,
         )
-    if report.fallback_reason and settings.model and not settings.offline:
+    if report.fallback_reason and with_model:
         click.echo(
             f"summarizer: the model's document was not used ({report.fallback_reason}); "
             "the keyword document was saved instead",
             err=True,
         )
-    if o["as_json"]:
+    if as_json:
         emit_json(report.model_dump(mode="json"))
     elif report.action == "unavailable":
         click.echo(
@@ -177,13 +185,8 @@ def _recover(project: str | None, as_json: bool) -> None:
     from summarizer import app
     from summarizer.session.usecase import recover_project
 
-    memory, error = app.open_memory(app.load_settings())
-    if memory is None:
-        raise StorageError(f"engram unavailable: {error}")
-    try:
+    with app.memory(app.load_settings()) as memory:
         found = recover_project(memory, project, os.getcwd())
-    finally:
-        memory.close()
     if as_json:
         emit_json(found.model_dump(mode="json"))
     else:
@@ -198,11 +201,6 @@ def _recover_hook(project: str | None) -> None:
         payload = read_json_object(sys.stdin.read(), source="stdin")
     except InputError as exc:
         raise InputError(f"--hook expects Claude Code's SessionStart JSON object on stdin ({exc})") from exc
-    memory, error = app.open_memory(app.load_settings())
-    if memory is None:
-        raise StorageError(f"engram unavailable: {error}")
-    try:
+    with app.memory(app.load_settings()) as memory:
         answer = hook_context(payload, memory, project)
-    finally:
-        memory.close()
     emit_json(answer)

@@ -93,7 +93,7 @@ class _NoMarks:
 
 async def session_document(case: ResolvedCase, summarizer: Summarizer | None) -> tuple[str, str]:
     """The session document the production path writes (keywords, or the model), and its source."""
-    from summarizer.session.service import compress_session
+    from summarizer.session.service import Unavailable, compress_session
     from summarizer.session.transcript import parse_transcript
 
     assert isinstance(case.case, SessionCase)
@@ -102,12 +102,11 @@ async def session_document(case: ResolvedCase, summarizer: Summarizer | None) ->
         transcript,
         project=case.case.project,
         date=case.case.date or "2026-01-01",
-        memory=None,
+        memory=Unavailable("evaluation: not saved"),
         marks=_NoMarks(),
         session_key=case.id,
         force=True,
         summarizer=summarizer,
-        memory_error="evaluation: not saved",
     )
     return report.document, report.source
 

@@ -21,8 +21,6 @@ it litellm) are imported inside the tools that need them, on first use.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import inspect
 import json
 from collections.abc import Callable
@@ -35,19 +33,19 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 
 from summarizer import app
 from summarizer.app import SharedMemory
-from summarizer.core.errors import InputError, StorageError, SummarizerError
+from summarizer.core.dates import check_date
+from summarizer.core.errors import InputError, SummarizerError
 from summarizer.core.inputs import json_object, read_text
 from summarizer.core.scrub import scrub
 from summarizer.core.settings import Settings
 from summarizer.mcp.stdio import serve_stdio
 
 if TYPE_CHECKING:
-    from summarizer_engram import MemoryBackend
     from summarizer_engram.tool_specs import ToolSpec
 
     from summarizer.output import OutputResult
 
-__all__ = ["INSTRUCTIONS", "Memory", "build_server", "output_reply", "serve"]
+__all__ = ["INSTRUCTIONS", "build_server", "output_reply", "serve"]
 
 INSTRUCTIONS = (
     "summarizer also keeps a coding agent's context small without losing what matters. Compression tools: "
@@ -107,11 +105,7 @@ def output_reply(result: OutputResult, *, envelope: bool = False) -> str:
     return result.text
 
 
-Memory = SharedMemory
-"""The engram backend shared by the tools: opened on first use by the composition root's builder."""
-
-
-def _engram_tool(spec: ToolSpec, memory: Memory) -> Tool:
+def _engram_tool(spec: ToolSpec, memory: SharedMemory) -> Tool:
     """One engram tool: engram's schema and annotations, lenient arguments, engram's reply text."""
     from summarizer_engram.tools import HANDLERS
 
@@ -157,7 +151,7 @@ def build_server(
     settings: Settings | None = None,
     *,
     tools: str = "",
-    memory: Memory | None = None,
+    memory: SharedMemory | None = None,
     cwd: Path | None = None,
 ) -> MCPServer[Any]:
     """The server with our tools and the engram tools ``tools`` selects (engram's ``--tools``)."""
@@ -165,7 +159,7 @@ def build_server(
     from summarizer_engram.tool_specs import TOOLS, resolve_tools
 
     settings = settings or app.load_settings()
-    memory = memory or Memory(settings)
+    memory = memory or app.shared_memory(settings)
     here = cwd or Path.cwd()
     chosen = resolve_tools(tools)
     engram_tools = [_engram_tool(spec, memory) for name, spec in TOOLS.items() if name in chosen]
@@ -196,7 +190,7 @@ def serve(tools: str = "") -> None:
     """Serve over stdio until the client disconnects."""
 
     settings = app.load_settings()
-    memory = Memory(settings)
+    memory = app.shared_memory(settings)
     try:
         serve_stdio(build_server(settings, tools=tools, memory=memory))
     finally:
@@ -296,10 +290,6 @@ def _register_output(server: MCPServer[Any], settings: Settings) -> None:
 
 
 def _register_envelope(server: MCPServer[Any]) -> None:
-    # Looked up by name so the server still starts (without this tool) where the module is absent.
-    if importlib.util.find_spec("summarizer.envelope.reduce") is None:
-        return
-
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def envelope_reduce(envelope: dict[str, Any] | str, cap: int | None = None) -> CallToolResult:
         """Reduce an agentic-workspace/v1 tool-result envelope to at most ``cap`` bytes of JSON
@@ -308,15 +298,16 @@ def _register_envelope(server: MCPServer[Any]) -> None:
         """
 
         def work() -> str:
+            from summarizer.envelope.reduce import reduce_envelope
+
             value = json_object(envelope, source="envelope")
-            reduce_envelope = importlib.import_module("summarizer.envelope.reduce").reduce_envelope
             reduced = reduce_envelope(value) if cap is None else reduce_envelope(value, cap=cap)
             return _json(reduced.model_dump(mode="json"))
 
         return _guard(work)
 
 
-def _register_session(server: MCPServer[Any], settings: Settings, memory: Memory, cwd: Path) -> None:
+def _register_session(server: MCPServer[Any], settings: Settings, memory: SharedMemory, cwd: Path) -> None:
     @server.tool()
     async def session_compress(
         transcript_path: str | None = None,
@@ -352,7 +343,7 @@ def _register_session(server: MCPServer[Any], settings: Settings, memory: Memory
 
 async def _compress(
     settings: Settings,
-    memory: Memory,
+    memory: SharedMemory,
     cwd: Path,
     path: str | None,
     text: str | None,
@@ -368,21 +359,7 @@ async def _compress(
     source = "" if text is not None else (path or locate_transcript(str(cwd)))
     if text is None:
         text = read_text(source, what="transcript")
-    request = SessionRequest(
-        text, source, str(cwd), project, force, app.check_date(date), settings.max_tokens
-    )
-    backend: MemoryBackend | None = None
-    error: str | None = None
-    try:
-        backend = memory.get()
-    except StorageError as exc:
-        error = str(exc)
-    report = await run_session(
-        request,
-        memory=backend,
-        memory_error=error,
-        marks=app.session_marks(settings),
-        summarizer=app.llm_service(settings),
-        lock=app.session_lock(settings),
-    )
+    request = SessionRequest(text, source, str(cwd), project, force, check_date(date), settings.max_tokens)
+    with app.session_adapters(settings, shared=memory) as adapters:
+        report = await run_session(request, adapters)
     return render_report(report)

@@ -35,6 +35,7 @@ import hashlib
 import threading
 import time
 from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict
@@ -70,6 +71,7 @@ __all__ = [
     "SessionReport",
     "StoredMemory",
     "TopicLock",
+    "Unavailable",
     "answer_tokens",
     "compress_session",
     "model_budget",
@@ -123,6 +125,13 @@ class SessionMemory(Protocol):
     def latest_by_topic(self, prefix: str, *, project: str = "", scope: str = "") -> StoredMemory | None:
         """The newest-updated live observation whose topic key starts with ``prefix``."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class Unavailable:
+    """Engram could not be opened, and why: the document is still returned, marked not saved."""
+
+    reason: str
 
 
 class CompressionMarks(Protocol):
@@ -204,12 +213,11 @@ async def compress_session(
     *,
     project: str,
     date: str,
-    memory: SessionMemory | None,
+    memory: SessionMemory | Unavailable,
     marks: CompressionMarks,
     session_key: str,
     force: bool = False,
     summarizer: Summarizer | None = None,
-    memory_error: str | None = None,
     lock: Lock | None = None,
     max_tokens: int | None = None,
     extra_instructions: tuple[str, ...] = (),
@@ -218,7 +226,7 @@ async def compress_session(
     """Compress ``transcript`` into the project's document for ``date`` (see the module docstring).
 
     Args:
-        memory: the engram backend; ``None`` when it could not be opened (``memory_error`` says why).
+        memory: the engram backend, or :class:`Unavailable` when it could not be opened.
         marks: where the last compression of each session is recorded.
         session_key: identifies the session for ``marks`` (its session id, or the transcript path).
         force: an explicit request: bypasses the trigger rules and the hold-offs.
@@ -258,9 +266,9 @@ async def compress_session(
         "title": _title(fresh, topic),
         "torn_line": transcript.torn_line,
     }
-    if memory is None or memory_error is not None:
+    if isinstance(memory, Unavailable):
         doc, dropped = cap(fresh)
-        return _report(doc, SessionDocument(date), base, "unavailable", dropped, found, memory_error)
+        return _report(doc, SessionDocument(date), base, "unavailable", dropped, found, memory.reason)
     try:
         with (lock or no_lock)(topic):
             return _save(

@@ -3,8 +3,8 @@
 The CLI (``summarizer session`` / ``recover``) and the MCP server (``session_compress`` /
 ``session_recover``) differ only in how they receive input and print the result; everything between
 (locating the transcript, the session key, the project, the date, the memory and the model) is here,
-once, so the two cannot drift. Adapters (the engram backend, the marks, the LLM service) are built
-by :mod:`summarizer.app` and handed in.
+once, so the two cannot drift. Adapters (the engram backend, the marks, the LLM service, the lock)
+are built by :func:`summarizer.app.session_adapters` and handed in as one :class:`SessionAdapters`.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from summarizer.session.service import (
     Recovery,
     SessionMemory,
     SessionReport,
+    Unavailable,
     compress_session,
     recover,
 )
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from summarizer.semantic.service import Summarizer
 
 __all__ = [
+    "SessionAdapters",
     "SessionRequest",
     "detect_project",
     "hook_context",
@@ -72,6 +74,23 @@ class SessionRequest:
     deadline_at: float | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class SessionAdapters:
+    """What a compression is handed by the composition root, for the CLI and MCP alike.
+
+    Args:
+        memory: the engram backend, or :class:`Unavailable` (the document is returned, not saved).
+        marks: where each session's last compression is remembered (the trigger rules count from it).
+        summarizer: the model service; ``None`` means the offline keyword rules.
+        lock: serialises one topic's read-merge-save across processes.
+    """
+
+    memory: SessionMemory | Unavailable
+    marks: CompressionMarks
+    summarizer: Summarizer | None
+    lock: Lock | None = None
+
+
 def locate_transcript(cwd: str, env: Mapping[str, str] = os.environ) -> str:
     """The newest Claude Code transcript of ``cwd``; :class:`InputError` when there is none."""
     from summarizer.session.locate import find_claude_transcript
@@ -109,15 +128,7 @@ def detect_project(explicit: str | None, parsed: Transcript, cwd: str) -> str:
     return detect_project_name(parsed.cwd or cwd)[0]
 
 
-async def run_session(
-    request: SessionRequest,
-    *,
-    memory: SessionMemory | None,
-    memory_error: str | None,
-    marks: CompressionMarks,
-    summarizer: Summarizer | None,
-    lock: Lock | None = None,
-) -> SessionReport:
+async def run_session(request: SessionRequest, adapters: SessionAdapters) -> SessionReport:
     """Parse, name and compress one transcript into the project's document for ``request.date``."""
     parsed = parse_transcript(
         request.text, source=request.source or "transcript", tolerate_torn_tail=request.tolerate_torn_tail
@@ -126,13 +137,12 @@ async def run_session(
         parsed,
         project=detect_project(request.project, parsed, request.cwd),
         date=request.date,
-        memory=memory,
-        marks=marks,
+        memory=adapters.memory,
+        marks=adapters.marks,
         session_key=session_key(parsed, request.source, request.text),
         force=request.force,
-        summarizer=summarizer,
-        memory_error=memory_error,
-        lock=lock,
+        summarizer=adapters.summarizer,
+        lock=adapters.lock,
         max_tokens=request.max_tokens,
         extra_instructions=request.extra_instructions,
         deadline_at=request.deadline_at,

@@ -16,9 +16,10 @@ from summarizer_engram import MemoryBackend, Store
 from summarizer_engram.tool_specs import TOOLS
 from summarizer_engram.tools import HANDLERS
 
+from summarizer import app
 from summarizer.core.errors import StorageError
 from summarizer.core.settings import Settings
-from summarizer.mcp.server import Memory, build_server
+from summarizer.mcp.server import build_server
 
 SECRET = "ghp_R8x2Kq7LmN4pZ1vB6tY3wC9sD0fG5hJ2kL8a"
 
@@ -51,7 +52,9 @@ def _text(result: CallToolResult) -> str:
 
 
 def _server(settings: Settings, store: MemoryBackend, tmp_path: Path, **kwargs: Any) -> Any:
-    return build_server(settings, memory=Memory(settings, lambda: store), cwd=tmp_path / "shopapi", **kwargs)
+    return build_server(
+        settings, memory=app.shared_memory(settings, lambda: store), cwd=tmp_path / "shopapi", **kwargs
+    )
 
 
 def test_engram_tools_are_listed_with_engrams_schemas_and_annotations(
@@ -138,7 +141,7 @@ def test_an_unusable_store_is_an_error_result_not_a_crash(settings: Settings, tm
     def broken() -> MemoryBackend:
         raise StorageError("cannot open the engram database '/nope/engram.db': disk I/O error")
 
-    server = build_server(settings, memory=Memory(settings, broken), cwd=tmp_path)
+    server = build_server(settings, memory=app.shared_memory(settings, broken), cwd=tmp_path)
     result = _call(server, "mem_save", {"title": "t", "content": "c"})
     assert result.is_error and _text(result).startswith("engram unavailable: cannot open")
     fixture = Path(__file__).parents[1] / "session" / "fixtures" / "claude_code.jsonl"
