@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from summarizer.session.service import compress_session
+from summarizer.session.service import Unavailable, compress_session
 from summarizer.session.transcript import parse_transcript
 from tests.session.conversations import generate, score, write
 
@@ -44,7 +44,7 @@ def document_for(text: str) -> str:
             parse_transcript(text),
             project="app",
             date="2026-12-01",
-            memory=None,
+            memory=Unavailable("eval: not saved"),
             marks=_NoMarks(),
             session_key="eval",
             force=True,
