@@ -19,7 +19,7 @@ from summarizer.agents.child import ChildOutput, write_all
 if TYPE_CHECKING:
     from summarizer.output import OriginalNotStored, OriginalStore, OutputResult
 
-__all__ = ["compress_run", "shown_tokens", "with_exit_code"]
+__all__ = ["compress_run", "shown_tokens", "team_patterns", "with_exit_code"]
 
 
 class _Replay:
@@ -38,6 +38,26 @@ class _Replay:
             return data + self._child.read(-1)
         data, self._head = self._head[:size], self._head[size:]
         return data + self._child.read(size - len(data)) if len(data) < size else data
+
+
+def team_patterns(who: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The failure and noise patterns of the rule files in force for the working directory; a
+    broken file is skipped with one stderr line (the output is never lost over a rule)."""
+    import os
+
+    from summarizer.core.errors import InputError
+    from summarizer.rules.files import rule_files
+
+    if not rule_files(os.environ, os.getcwd()):
+        return (), ()
+    from summarizer.rules.model import rules_in_force
+
+    try:
+        rules = rules_in_force(os.environ, os.getcwd())
+    except InputError as exc:
+        sys.stderr.write(f"{who}: {exc}; compressing without your rules\n")
+        return (), ()
+    return rules.failure_patterns, rules.noise_patterns
 
 
 def with_exit_code(text: str, status: int) -> str:
@@ -70,7 +90,10 @@ def compress_run(
     stream = _Replay(head, child)
     try:
         store = app.build_originals(app.load_settings())
-        options = OutputOptions(target_tokens=target, floor_tokens=floor)
+        failures, noise = team_patterns("summarizer run")
+        options = OutputOptions(
+            target_tokens=target, floor_tokens=floor, failure_patterns=failures, noise_patterns=noise
+        )
         result = compress(cast("BinaryIO", stream), store, options)
     except OriginalNotStored as failure:
         return _hand_back(failure, stream, child, streamed or 0)

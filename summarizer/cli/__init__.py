@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "init": "summarizer.cli.agents:init",
     "gain": "summarizer.cli.gain:gain",
     "discover": "summarizer.cli.gain:discover",
+    "rules": "summarizer.cli.rules:rules",
 }
 
 _HELP: dict[str, str] = {
@@ -58,6 +59,7 @@ _HELP: dict[str, str] = {
     "init": "Install the Claude Code, OpenCode or Codex integration.",
     "gain": "Tokens saved per command family, day and project, honestly counted.",
     "discover": "Savings missed in Claude Code transcripts (commands run without the hook).",
+    "rules": "Test the team's rules.toml: failure and noise patterns, never-wrap commands.",
 }
 
 

@@ -85,6 +85,7 @@ def output(
 
     With SUMMARIZER_RAW=1 in the environment the input is printed untouched."""
     from summarizer import app
+    from summarizer.agents.run_compress import team_patterns
     from summarizer.gain.ledger import LEDGER_DIR, append_result
     from summarizer.output import OutputOptions
     from summarizer.output.deliver import deliver
@@ -96,7 +97,14 @@ def output(
         if _raw(stream, ledger, command):
             return
         store = app.build_originals(settings)
-        options = OutputOptions(target_tokens=target, floor_tokens=floor, exit_code=exit_code)
+        failures, noise = team_patterns("summarizer output")
+        options = OutputOptions(
+            target_tokens=target,
+            floor_tokens=floor,
+            exit_code=exit_code,
+            failure_patterns=failures,
+            noise_patterns=noise,
+        )
         result = deliver(stream, store, options, out=sys.stdout.buffer, as_json=as_json, name=source)
     finally:
         if stream is not sys.stdin.buffer:

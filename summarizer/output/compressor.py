@@ -22,7 +22,7 @@ from typing import BinaryIO, Literal
 from summarizer.core.scrub import KeyBlocks
 from summarizer.core.tokens import count_tokens, is_exact
 from summarizer.output.classify import decide
-from summarizer.output.engine import Engine
+from summarizer.output.engine import Engine, ExtraRules
 from summarizer.output.lines import iter_chunks
 from summarizer.output.models import DEFAULT_BUDGET, DEFAULT_THRESHOLD, OutputOptions, OutputResult
 from summarizer.output.originals import OriginalStore, TeeReader
@@ -107,7 +107,7 @@ def compress(
     """
     options = options or OutputOptions()
     writer = store.writer()
-    engine = Engine()
+    engine = Engine(rules=ExtraRules.compile(options.failure_patterns, options.noise_patterns))
     keys = KeyBlocks()
     counter = _TokenEstimate()
     report = terminal_progress() if progress == "auto" else progress

@@ -27,7 +27,7 @@ from summarizer.output.frames import TraceBlock
 from summarizer.output.lines import MAX_LINE_BYTES, Chunk, clean_chunk, decode_line, is_binary, scan_windows
 from summarizer.output.patterns import MAX_TEMPLATES, Sampler
 
-__all__ = ["CoordEntry", "Engine", "TemplateStat"]
+__all__ = ["NOISE", "CoordEntry", "Engine", "ExtraRules", "TemplateStat"]
 
 DIGITS = bytes.maketrans(b"0123456789", b"##########")
 MAX_COORDINATES = 20_000
@@ -57,6 +57,42 @@ _ITEMS_CAP = 600
 # Distinct 4xx request lines kept in full; past this they are counted (a scanner's 404 storm).
 MAX_HTTP_4XX = 200
 _SOURCE_LINE = re.compile(r"^\s+(?:\S|\[Previous line repeated)")
+
+
+# A line a team's noise rule dropped: counted, never sampled, listed or shown as a pattern.
+NOISE = 8
+_NOISE_CLASS = co.LineClass(NOISE, "noise")
+_RULE_FAILURE = co.LineClass(co.COORD, "error")
+
+
+@dataclass(frozen=True, slots=True)
+class ExtraRules:
+    """A team's own failure and noise patterns (``OutputOptions``), decided per new template.
+
+    Failures win: a failure pattern makes the line an error; a noise pattern drops only a line
+    that is ordinary, soft or a warning, never one that the built-in rules or a failure pattern
+    call a failure (nor a frame, a passing-test count or a header).
+    """
+
+    failure: tuple[re.Pattern[str], ...]
+    noise: tuple[re.Pattern[str], ...]
+
+    @classmethod
+    def compile(cls, failure: tuple[str, ...], noise: tuple[str, ...]) -> ExtraRules | None:
+        """The compiled rules, or None when there are none (the common case costs nothing)."""
+        if not failure and not noise:
+            return None
+        return cls(tuple(map(re.compile, failure)), tuple(map(re.compile, noise)))
+
+    def verdict(self, raw: bytes, lc: co.LineClass) -> co.LineClass:
+        """The class of a line after the team's rules (``lc``: the built-in one)."""
+        line = decode_line(raw[:MAX_LINE_BYTES])
+        if any(p.search(line) for p in self.failure):
+            return _RULE_FAILURE
+        droppable = lc.cls in (co.PLAIN, co.SOFT) or (lc.cls == co.COORD and lc.kind == "warning")
+        if droppable and any(p.search(line) for p in self.noise):
+            return _NOISE_CLASS
+        return lc
 
 
 @dataclass(slots=True)
@@ -125,6 +161,8 @@ class Engine:
     """Accumulates everything the rendering needs while the input streams through."""
 
     max_templates: int = MAX_TEMPLATES
+    rules: ExtraRules | None = None
+    noise_lines: int = 0
     line_no: int = 0
     templates: dict[bytes, TemplateStat] = field(default_factory=dict)
     counts: Counter[bytes] = field(default_factory=Counter)
@@ -266,11 +304,16 @@ class Engine:
         ):
             # A listing's path (find, ls -R, tar t): no rule applies to it, and on data that does
             # not repeat every line is a new template, so the full classification is skipped.
-            rec = TemplateStat(n, _PLAIN_CLASS, raw[:4096])
-            self.templates[template] = rec
-            return rec
-        text = decode_line(template[:MAX_LINE_BYTES])
-        lc = co.LineClass(co.BINARY) if is_binary(template[:4096]) else co.classify_template(text)
+            lc = _PLAIN_CLASS if self.rules is None else self.rules.verdict(raw, _PLAIN_CLASS)
+            if lc is _PLAIN_CLASS:
+                rec = TemplateStat(n, _PLAIN_CLASS, raw[:4096])
+                self.templates[template] = rec
+                return rec
+        else:
+            text = decode_line(template[:MAX_LINE_BYTES])
+            lc = co.LineClass(co.BINARY) if is_binary(template[:4096]) else co.classify_template(text)
+            if self.rules is not None:
+                lc = self.rules.verdict(raw, lc)
         rec = TemplateStat(n, lc, raw[:4096])
         self.templates[template] = rec
         if lc.cls in (co.COORD, co.FRAME, co.HEADER, co.HTTP):
@@ -485,6 +528,8 @@ class Engine:
                 self.passed += self.counts[template]
             elif rec.cls == co.BINARY:
                 self.binary_lines += self.counts[template]
+            elif rec.cls == NOISE:
+                self.noise_lines += self.counts[template]
 
     # -- bookkeeping -----------------------------------------------------------------------------
     def _timestamps(self, raws: RawLines, first_n: int) -> None:

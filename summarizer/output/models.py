@@ -20,6 +20,10 @@ class OutputOptions(BaseModel):
     target_tokens: int | None = Field(default=None, gt=0)
     floor_tokens: int = Field(default=500, ge=0)
     exit_code: int | None = None
+    # A team's own rules (rules.toml, docs/rules.md): regexes searched in each line. A failure
+    # pattern makes a line an error coordinate; a noise pattern drops a line, unless it is a failure.
+    failure_patterns: tuple[str, ...] = ()
+    noise_patterns: tuple[str, ...] = ()
 
 
 class Coordinate(BaseModel):

@@ -174,6 +174,8 @@ def render(
         header.append(f"stack frames in 3rd-party code omitted: {engine.omitted_frames:,}")
     if engine.binary_lines:
         header.append(f"binary lines not shown: {engine.binary_lines:,}")
+    if engine.noise_lines:
+        header.append(f"noise lines dropped by your rules: {engine.noise_lines:,} (restore shows them)")
     hint = restore_hint(store_id, engine.line_no)
 
     # Tier 1: coordinates (never dropped), frame markers and one line per soft pattern.
