@@ -389,13 +389,17 @@ def plan(
 
 
 def exclude_prefixes(env: Mapping[str, str], project_dir: str | None = None) -> list[str]:
-    """Never-wrap command prefixes: the user's ``hook-exclude`` file (one a line, ``#`` comments)."""
+    """Never-wrap command prefixes: the user's ``hook-exclude`` file (one a line, ``#`` comments),
+    then the ``[[never_wrap]]`` rules of the project's and the user's ``rules.toml``."""
+    from summarizer.rules.files import never_wrap_prefixes
+
     try:
         with open(os.path.join(config_dir(env), EXCLUDE_FILE), encoding="utf-8") as handle:
             lines = handle.read().splitlines()
     except (OSError, UnicodeDecodeError):
-        return []
-    return [" ".join(text.split()) for line in lines if (text := line.split("#", 1)[0].strip())]
+        lines = []
+    listed = [" ".join(text.split()) for line in lines if (text := line.split("#", 1)[0].strip())]
+    return listed + never_wrap_prefixes(env, project_dir)
 
 
 def executable(env: Mapping[str, str]) -> str:
