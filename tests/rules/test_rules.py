@@ -74,7 +74,10 @@ def test_a_noise_rule_whose_example_is_a_failure_fails_its_test(
 ) -> None:
     """Failures win, so a noise example that is an error line cannot be hidden: the test says so."""
     rules = project / ".summarizer" / "rules.toml"
-    rules.write_text(RULES + '\n[[noise]]\npattern = "^npm "\nexamples = ["npm error 404 Not Found - GET https://registry.npmjs.org/nope"]\n')
+    rules.write_text(
+        RULES
+        + '\n[[noise]]\npattern = "^npm "\nexamples = ["npm error 404 Not Found - GET https://registry.npmjs.org/nope"]\n'
+    )
     monkeypatch.chdir(project)
     result = CliRunner().invoke(main, ["rules", "test"])
     assert result.exit_code == 1
