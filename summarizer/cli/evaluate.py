@@ -94,6 +94,14 @@ __all__ = ["evaluate"]
     help="Also rate each answer's faithfulness with MODEL (a litellm model string).",
 )
 @click.option(
+    "--cost-per-1k",
+    type=click.FloatRange(min=0),
+    default=None,
+    metavar="USD",
+    help="Price per 1,000 tokens for models litellm's cost map does not know (local servers).",
+)
+@click.option("--no-cache", is_flag=True, help="Do not read or write the model-answer cache.")
+@click.option(
     "--csv",
     "csv_path",
     default=None,
@@ -120,6 +128,8 @@ def evaluate(
     alpha: float,
     allow_fallback: bool,
     judge: str | None,
+    cost_per_1k: float | None,
+    no_cache: bool,
     csv_path: Path | None,
 ) -> None:
     """Compare prompt versions and the template on DATASET... (JSONL files).
@@ -132,7 +142,7 @@ def evaluate(
     from summarizer.evaluation.report import render_table, store_warning, write_reports
     from summarizer.evaluation.suite import EvalOptions, GateOptions, evaluate
 
-    settings = app.load_settings(api_base=api_base)
+    settings = app.load_settings(api_base=api_base, use_cache=False if no_cache else None)
     options = EvalOptions(
         datasets=datasets,
         prompts=prompts,
@@ -147,6 +157,7 @@ def evaluate(
         judge=judge,
         recorded_dir=recorded_dir or datasets[0].parent / "recorded",
         timeout_s=settings.timeout_s,
+        cost_per_1k=cost_per_1k,
     )
     gates = GateOptions(
         requirements=requirements,

@@ -28,6 +28,7 @@ __all__ = [
     "observe",
     "observe_http",
     "percentile",
+    "priced",
     "short_reason",
     "totals",
 ]
@@ -126,6 +127,20 @@ class Totals:
             what = f"fell back to the template or failed ({self.errors} errors)"
         because = f" ({self.reason})" if self.reason else ""
         return f"{self.contender}: {failed}/{self.model_cells} cells {what}{because}"
+
+
+def priced(result: CellResult, usd_per_1k: float) -> CellResult:
+    """``result`` with a cost for tokens its model's price is unknown for (``--cost-per-1k``)."""
+    out = result.output
+    if out is None or out.cost_usd is not None or not out.provider_calls:
+        return result
+    cost = (out.prompt_tokens + out.completion_tokens) / 1000 * usd_per_1k
+    return result.model_copy(
+        update={
+            "output": out.model_copy(update={"cost_usd": cost}),
+            "metrics": {**result.metrics, "cost_usd": cost},
+        }
+    )
 
 
 def short_reason(reason: str) -> str:

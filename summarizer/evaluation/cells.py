@@ -15,6 +15,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from summarizer.core.tokens import count_tokens
+from summarizer.evaluation.assertions import AssertResult
 from summarizer.evaluation.dataset import Band, Fact, PhaseGateCase, SessionCase, ToolOutputCase
 from summarizer.evaluation.metrics import fact_recall, format_problem, hallucinations
 from summarizer.output.truth import TruthItem
@@ -103,14 +104,27 @@ class CellResult(BaseModel):
     missed: tuple[str, ...] = ()
     hallucinated: tuple[str, ...] = ()
     format_problem: str | None = None
+    asserts: tuple[AssertResult, ...] = ()  # the case's own checks on this answer, in order
     error: str | None = None
     reused: bool = False
 
 
-def measure(case: ResolvedCase, output: CellOutput, *, contender: str, key: str) -> CellResult:
-    """Score ``output`` against ``case``: every metric that applies to the case kind."""
+def measure(
+    case: ResolvedCase,
+    output: CellOutput,
+    *,
+    contender: str,
+    key: str,
+    asserts: tuple[AssertResult, ...] = (),
+) -> CellResult:
+    """Score ``output`` against ``case``: every metric that applies to the case kind.
+
+    ``asserts`` are the case's own checks, already run on the answer (they may need a sandbox).
+    """
     text = output.text
     metrics: dict[str, float] = {}
+    if asserts:
+        metrics["assert_pass_rate"] = sum(a.passed for a in asserts) / len(asserts)
     missed: tuple[str, ...] = ()
     problem: str | None = None
     if case.kind == "tool_output":
@@ -156,4 +170,5 @@ def measure(case: ResolvedCase, output: CellOutput, *, contender: str, key: str)
         missed=missed,
         hallucinated=invented,
         format_problem=problem,
+        asserts=asserts,
     )

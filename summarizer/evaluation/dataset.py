@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from summarizer.core.errors import InputError, NotFound
 from summarizer.core.jsonio import loads
 from summarizer.core.vocabulary import BANDS, Band
+from summarizer.evaluation.assertions import Assertion
 from summarizer.phasegate.models import SubtaskSummary
 
 __all__ = [
@@ -58,10 +59,12 @@ class Fact(BaseModel):
 
 
 class _CaseBase(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", str_strip_whitespace=True, populate_by_name=True)
 
     id: str = Field(min_length=1, max_length=120, pattern=r"^[A-Za-z0-9._:-]+$")
     note: str | None = None
+    # The case's own checks of every answer (docs/evals.md "Assertions"); ``assert`` in the file.
+    checks: tuple[Assertion, ...] = Field(default=(), alias="assert", max_length=50)
 
 
 class PhaseGateCase(_CaseBase):

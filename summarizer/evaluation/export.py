@@ -24,6 +24,7 @@ _METRIC_COLUMNS = {
     "reduction": "reduction",
     "tokens_out": "tokens_out",
     "judge_faithfulness": "faithfulness",
+    "assert_pass_rate": "assert_pass_rate",
 }
 
 CSV_COLUMNS: tuple[str, ...] = (
@@ -41,6 +42,7 @@ CSV_COLUMNS: tuple[str, ...] = (
     "provider_requests",
     "failed_requests",
     "latency_ms",
+    "client_ms",
     "tokens_in",
     "tokens_out_provider",
     "cost_usd",
@@ -78,6 +80,7 @@ def csv_rows(results: Iterable[CellResult]) -> list[dict[str, str]]:
             "provider_requests": o.provider_calls if o else 0,
             "failed_requests": o.failed_calls if o else 0,
             "latency_ms": o.latency_s * 1000 if o else None,
+            "client_ms": o.client_s * 1000 if o else None,
             "tokens_in": o.prompt_tokens if o else 0,
             "tokens_out_provider": o.completion_tokens if o else 0,
             "cost_usd": o.cost_usd if o else None,

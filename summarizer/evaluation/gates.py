@@ -47,8 +47,10 @@ _ALIASES = {
     "cost_usd": "cost",
     "fallback": "fallback",
     "fallbacks": "fallback",
+    "assert_pass_rate": "assert_pass_rate",
+    "asserts": "assert_pass_rate",
 }
-_RATES = {"fact_recall", "coordinate_recall", "format_ok", "reduction", "fallback"}
+_RATES = {"fact_recall", "coordinate_recall", "format_ok", "reduction", "fallback", "assert_pass_rate"}
 _REQUIREMENT = re.compile(
     r"^(?:(?P<who>[^:<>=]+):)?(?P<metric>[a-z_0-9]+)\s*(?P<op>>=|<=)\s*(?P<value>[-\d.]+)(?P<pct>%?)$"
 )
@@ -113,7 +115,7 @@ def _figure(analysis: Analysis, total: Totals, metric: str) -> float | None:
     if metric == "latency_p95":
         return total.latency_p95_ms
     if metric == "cost":
-        return total.cost_usd if total.cost_usd is not None else 0.0
+        return total.cost_usd if total.cost_usd is not None else 0.0  # no model cell: nothing paid
     if metric == "fallback":
         return total.fallbacks / total.model_cells if total.model_cells else 0.0
     for st in analysis.stats:
@@ -188,6 +190,34 @@ def check_labels(
         raise InputError(f"--no-regression-vs {no_regression_vs!r}: no such contender ({names})")
 
 
+def unpriced_models(matrix: Matrix, contender: str | None = None) -> list[str]:
+    """Models that answered cells of ``contender`` (or anyone's) with no known price."""
+    found = {
+        r.output.model or "?"
+        for r in matrix.results
+        if r.output is not None
+        and r.output.provider_calls
+        and r.output.cost_usd is None
+        and (contender is None or r.contender == contender)
+    }
+    return sorted(found)
+
+
+def _check_known_costs(matrix: Matrix, requirements: tuple[Requirement, ...]) -> None:
+    """A cost gate over a model litellm cannot price would compare 0 with the bar: refuse it."""
+    for req in requirements:
+        if req.metric != "cost":
+            continue
+        unknown = [
+            m for label in matrix.contenders if req.applies_to(label) for m in unpriced_models(matrix, label)
+        ]
+        if unknown:
+            raise InputError(
+                f"--require {req.text!r}: the cost of {', '.join(dict.fromkeys(unknown))} is unknown "
+                "(not in litellm's cost map); pass --cost-per-1k USD to price its tokens"
+            )
+
+
 def check(
     matrix: Matrix,
     analysis: Analysis,
@@ -200,6 +230,7 @@ def check(
     """Apply every gate to every dataset; build the outcome and recommendation lines."""
     report = GateReport(totals=totals(matrix.results))
     check_labels(matrix.contenders, requirements, no_regression_vs)
+    _check_known_costs(matrix, requirements)
     many = len(analysis.datasets) > 1
     for ds in analysis.datasets:
         prefix = f"[{ds}] " if many else ""
@@ -235,6 +266,14 @@ def check(
     return report
 
 
+def _beats(analysis: Analysis, ds: str, a: str, b: str, alpha: float) -> bool:
+    """``a`` significantly better than ``b`` on the first metric, in table order, where they differ."""
+    net = {m.name: 0 for m in analysis.metrics}
+    for c in _pair(analysis, ds, a, b):
+        net[c.metric.name] += 1 if _won(c, alpha) else -1 if _lost(c, alpha) else 0
+    return next((v > 0 for v in net.values() if v), False)
+
+
 def _recommend(
     analysis: Analysis, ds: str, rows: list[Totals], out: dict[str, list[str]], alpha: float
 ) -> str:
@@ -256,6 +295,12 @@ def _recommend(
         return tuple(net.values())
 
     best = max(candidates, key=lambda c: (score(c), -candidates.index(c)))
+    if TEMPLATE in out and not out[TEMPLATE] and _beats(analysis, ds, TEMPLATE, best, alpha):
+        # The matrix says the template is better where it matters most: recommending a prompt
+        # here would contradict it.
+        diffs = [_diff(c) for c in _pair(analysis, ds, TEMPLATE, best) if c.p_value < alpha]
+        line = f"keep the template: {', '.join(diffs)} vs {best}"
+        return line + (f"; not {excluded}" if excluded else "")
     others = [c for c in candidates if c != best]
     versus = others[0] if others else (TEMPLATE if TEMPLATE in out else None)
     line = f"pick {best}"

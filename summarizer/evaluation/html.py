@@ -12,11 +12,12 @@ as ``:&#47;&#47;``, which displays the same but is not a link or a fetchable ref
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from summarizer.evaluation.cells import CellResult
 from summarizer.evaluation.comparison import Analysis
 from summarizer.evaluation.runner import Matrix
-from summarizer.evaluation.stats import format_value
+from summarizer.evaluation.stats import column_label, format_value
 
 __all__ = ["render_html"]
 
@@ -53,7 +54,7 @@ def _matrix(matrix: Matrix, analysis: Analysis, ds: str) -> str:
         "<table class='matrix' data-dataset='"
         + _esc(ds)
         + "'><tr><th>contender</th><th>cells</th>"
-        + "".join(f"<th>{_esc(m.label)}</th>" for m in metrics)
+        + "".join(f"<th>{_esc(column_label(m))}</th>" for m in metrics)
         + "</tr>"
     ]
     for st in analysis.stats:
@@ -122,6 +123,19 @@ def _charts(analysis: Analysis, ds: str, contenders: tuple[str, ...]) -> str:
     return "".join(out)
 
 
+def _asserts(cell: CellResult) -> str:
+    if not cell.asserts:
+        return ""
+    passed = sum(a.passed for a in cell.asserts)
+    items = "".join(
+        f"<li class='{'better' if a.passed else 'miss'}'>{'pass' if a.passed else 'FAIL'}: {_esc(a.check)}"
+        + (f" ({_esc(a.reason)})" if a.reason and not a.passed else "")
+        + "</li>"
+        for a in cell.asserts
+    )
+    return f"<div class='asserts'>asserts {passed}/{len(cell.asserts)} passed<ul>{items}</ul></div>"
+
+
 def _cases(matrix: Matrix, ds: str) -> str:
     labels = matrix.contenders
     rows = [
@@ -154,6 +168,7 @@ def _cases(matrix: Matrix, ds: str) -> str:
                 extra += f"<div class='miss'>invented: {_esc(', '.join(cell.hallucinated[:8]))}</div>"
             if cell.format_problem:
                 extra += f"<div class='miss'>format: {_esc(cell.format_problem)}</div>"
+            extra += _asserts(cell)
             text = cell.output.text if len(cell.output.text) <= 4000 else cell.output.text[:4000] + "\n[...]"
             tds.append(
                 f"<td><pre>{_esc(text)}</pre><div class='meta'>{_esc(cell.output.source)}; "
@@ -172,8 +187,29 @@ def _line_class(line: str) -> str:
     return "worse" if line.startswith("FAILED") else "meta"
 
 
-def render_html(matrix: Matrix, analysis: Analysis, headline: Sequence[str] = ()) -> str:
-    """The whole page as one string; ``headline`` (recommendation, outcome, gate lines) opens it."""
+def _totals(table: tuple[Sequence[str], Sequence[Sequence[str]]] | None) -> str:
+    if table is None:
+        return ""
+    header, rows = table
+    head = "".join(f"<th>{_esc(h)}</th>" for h in header)
+    body = "".join(
+        f"<tr><th>{_esc(row[0])}</th>" + "".join(f"<td class='num'>{_esc(c)}</td>" for c in row[1:]) + "</tr>"
+        for row in rows
+    )
+    return f"<h3>Totals</h3><table class='totals'><tr>{head}</tr>{body}</table>"
+
+
+def render_html(
+    matrix: Matrix,
+    analysis: Analysis,
+    headline: Sequence[str] = (),
+    *,
+    totals: Mapping[str, tuple[Sequence[str], Sequence[Sequence[str]]]] | None = None,
+) -> str:
+    """The whole page as one string; ``headline`` (recommendation, outcome, gate lines) opens it.
+
+    ``totals`` holds, per dataset, the totals table (header with units, one row per contender).
+    """
     verdicts = []
     for ds, comp in analysis.comparisons:
         cls = "better" if comp.better else ("worse" if comp.significant else "ns")
@@ -197,6 +233,7 @@ def render_html(matrix: Matrix, analysis: Analysis, headline: Sequence[str] = ()
             f"<h2>{_esc(ds)}</h2>",
             "<h3>Matrix</h3>",
             _matrix(matrix, analysis, ds),
+            _totals((totals or {}).get(ds)),
             "<h3>Charts</h3>",
             _charts(analysis, ds, matrix.contenders),
             "<h3>Cases</h3>",

@@ -59,6 +59,7 @@ METRICS: tuple[MetricSpec, ...] = (
     MetricSpec("hallucinations", "hallucinated tokens", "lower", "count"),
     MetricSpec("format_ok", "format compliance", "higher", "points"),
     MetricSpec("reduction", "token reduction", "higher", "points"),
+    MetricSpec("assert_pass_rate", "assert pass rate", "higher", "points"),
     # Set by --judge after the cells are measured (not part of a cell's key; see judge.py).
     MetricSpec("faithfulness", "judge faithfulness", "higher", "points"),
     MetricSpec("tokens_out", "tokens out", "lower", "tokens", compare=False),

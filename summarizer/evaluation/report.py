@@ -25,11 +25,10 @@ from summarizer.evaluation.export import write_csv
 from summarizer.evaluation.gates import GateReport, check
 from summarizer.evaluation.metrics import MetricSpec
 from summarizer.evaluation.runner import Matrix
-from summarizer.evaluation.stats import format_value
+from summarizer.evaluation.stats import column_label, format_value
 
 __all__ = ["render_markdown", "render_table", "store_warning", "write_reports"]
 
-_UNITS = {"points": " (pts)", "ms": " (ms)", "usd": " (USD)", "tokens": " (tokens)", "count": ""}
 TOTALS_HEADER = [
     "contender",
     "cells",
@@ -47,7 +46,7 @@ TOTALS_HEADER = [
 
 
 def _head(m: MetricSpec) -> str:
-    return m.label + _UNITS[m.unit]
+    return column_label(m)
 
 
 def _rows(analysis: Analysis, dataset: str, *, with_ci: bool) -> tuple[list[str], list[list[str]]]:
@@ -174,6 +173,7 @@ def render_markdown(matrix: Matrix, analysis: Analysis, gates: GateReport | None
         or r.missed
         or r.hallucinated
         or r.format_problem
+        or any(not a.passed for a in r.asserts)
         or (r.output is not None and r.output.fallback)
     ]
     if lost:
@@ -190,6 +190,11 @@ def render_markdown(matrix: Matrix, analysis: Analysis, gates: GateReport | None
                 problems.append("invented " + ", ".join(r.hallucinated[:5]))
             if r.format_problem:
                 problems.append(r.format_problem)
+            problems += [
+                f"assert {a.check} failed" + (f" ({a.reason})" if a.reason else "")
+                for a in r.asserts
+                if not a.passed
+            ]
             cell = "; ".join(problems).replace("|", "\\|").replace("\n", " ")
             out.append(f"| {r.contender} | {r.case_id} | {cell} |")
     return "\n".join(out) + "\n"
@@ -213,9 +218,10 @@ def write_reports(
     *,
     csv_path: Path | None = None,
 ) -> dict[str, Path]:
-    """Write ``results.jsonl``, ``report.md``, ``report.html`` (and the CSV when asked) into ``out_dir``."""
+    """Write ``results.jsonl``, ``report.md``, ``report.html`` and ``summary.json`` (and the CSV)."""
     from summarizer.core.scrub import scrub
     from summarizer.evaluation.html import render_html
+    from summarizer.evaluation.summary import run_summary
 
     gates = gates or check(matrix, analysis)
     # Nothing leaves the process unscrubbed: the cells quote dataset entries and answers verbatim.
@@ -230,7 +236,12 @@ def write_reports(
         for r in matrix.results:
             fh.write(json.dumps(r.model_dump(mode="json"), ensure_ascii=False) + "\n")
     paths["markdown"].write_text(scrub(render_markdown(matrix, analysis, gates))[0], encoding="utf-8")
-    paths["html"].write_text(scrub(render_html(matrix, analysis, _headline(gates)))[0], encoding="utf-8")
+    totals = {ds: (TOTALS_HEADER, _total_rows(gates, ds)) for ds in analysis.datasets}
+    page = render_html(matrix, analysis, _headline(gates), totals=totals)
+    paths["html"].write_text(scrub(page)[0], encoding="utf-8")
+    paths["summary"] = out_dir / "summary.json"
+    summary = json.dumps(run_summary(matrix, analysis, gates), ensure_ascii=False, indent=1)
+    paths["summary"].write_text(scrub(summary)[0] + "\n", encoding="utf-8")
     if csv_path is not None:
         write_csv(csv_path, matrix)
         paths["csv"] = csv_path

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from summarizer.core.errors import SummarizerError
 from summarizer.core.scrub import scrub_model
 from summarizer.core.tokens import count_tokens
+from summarizer.evaluation.assertions import run_checks
 from summarizer.evaluation.cells import CellResult, ResolvedCase, measure
 from summarizer.evaluation.cellstore import CellStore
 from summarizer.evaluation.contenders import Contender
@@ -147,7 +148,8 @@ class _Run:
         output = output.model_copy(update={"client_s": client})
         self.calls += output.provider_calls
         self.failed += output.failed_calls
-        result = measure(case, output, contender=contender.label, key=key)
+        checks = await run_checks(case.case.checks, output.text) if case.case.checks else ()
+        result = measure(case, output, contender=contender.label, key=key, asserts=checks)
         if self.cache is not None:
             # Stored scrubbed, with the case's own secrets known (a missed fact may be one).
             self.cache.put(key, scrub_model(result, context=case.source if result.missed else ""))

@@ -21,6 +21,7 @@ __all__ = [
     "Comparison",
     "Estimate",
     "bootstrap_mean",
+    "column_label",
     "compare",
     "format_value",
     "sign_test",
@@ -150,6 +151,14 @@ def compare(
         ties=len(diffs) - up - down,
         p_value=sign_test(wins, losses),
     )
+
+
+_UNITS = {"points": " (pts)", "ms": " (ms)", "usd": " (USD)", "tokens": " (tokens)", "count": ""}
+
+
+def column_label(spec: MetricSpec) -> str:
+    """A table header with its unit: ``fact recall (pts)``, ``latency (ms)``, ``cost (USD)``."""
+    return spec.label + _UNITS[spec.unit]
 
 
 def format_value(spec: MetricSpec, value: float, *, signed: bool = False) -> str:

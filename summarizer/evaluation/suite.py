@@ -12,6 +12,7 @@ stores in a temp directory. ``run_eval`` is async like the service; the CLI runs
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from summarizer.core.errors import InputError
 from summarizer.core.settings import default_prompt_dir
+from summarizer.evaluation.accounting import priced
 from summarizer.evaluation.cells import CellResult
 from summarizer.evaluation.cellstore import CellStore
 from summarizer.evaluation.comparison import Analysis, analyse
@@ -61,6 +63,7 @@ class EvalOptions(BaseModel):
     limit: int | None = Field(default=None, ge=1)
     case_ids: tuple[str, ...] = ()
     judge: str | None = None
+    cost_per_1k: float | None = Field(default=None, ge=0)  # USD per 1,000 tokens of unpriced models
 
 
 def select_cases(datasets: list[Dataset], *, limit: int | None, case_ids: tuple[str, ...]) -> list[Dataset]:
@@ -183,6 +186,9 @@ async def run_eval(
                 warm_up=warm_up if callable(warm_up) else None,
                 on_ready=on_ready,
             )
+    if options.cost_per_1k is not None:
+        per_1k = options.cost_per_1k
+        matrix = dataclasses.replace(matrix, results=tuple(priced(r, per_1k) for r in matrix.results))
     return matrix, analyse(matrix)
 
 

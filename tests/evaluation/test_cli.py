@@ -26,7 +26,7 @@ def test_offline_eval_prints_the_table_writes_reports_and_reuses_cells(
     assert first.exit_code == 0, first.output
     assert "== phase_gate ==" in first.output and "template" in first.output
     assert "16 computed, 0 reused" in first.output
-    assert {p.name for p in out.iterdir()} == {"report.md", "report.html", "results.jsonl"}
+    assert {p.name for p in out.iterdir()} == {"report.md", "report.html", "results.jsonl", "summary.json"}
     assert len((out / "results.jsonl").read_text(encoding="utf-8").splitlines()) == 16
     second = runner.invoke(main, ["eval", str(small_dataset), "--offline", "--out", str(out)])
     assert second.exit_code == 0 and "0 computed, 16 reused" in second.output
