@@ -34,7 +34,7 @@ from summarizer.core.errors import InputError, StorageError
 
 __all__ = ["AGENTS", "Installed", "install", "location", "show", "uninstall"]
 
-AGENTS = ("claude-code", "opencode", "codex")
+AGENTS = ("claude-code", "opencode", "codex", "gemini", "cursor", "copilot")
 BACKUP_SUFFIX = ".summarizer-backup"
 PLUGIN_NAME = "summarizer.js"
 PLUGIN_MARK = "// summarizer-plugin: v"  # any version: an older plugin of ours is upgraded in place
@@ -77,7 +77,26 @@ def location(agent: str, scope: str, env: Mapping[str, str], cwd: Path) -> Path:
         if scope == "project":
             return cwd / "AGENTS.md"
         return Path(env.get("CODEX_HOME") or home / ".codex") / "AGENTS.md"
+    if agent in _HOOK_FILES:
+        return _hook_file(agent, scope, env, home, cwd)
     raise InputError(f"unknown agent {agent!r}; choose one of {', '.join(AGENTS)}")
+
+
+_HOOK_FILES = {
+    # agent: (global folder below home, project folder, file name)
+    "gemini": (".gemini", ".gemini", "settings.json"),
+    "cursor": (".cursor", ".cursor", "hooks.json"),
+    "copilot": (".copilot/hooks", ".github/hooks", "summarizer.json"),
+}
+
+
+def _hook_file(agent: str, scope: str, env: Mapping[str, str], home: Path, cwd: Path) -> Path:
+    folder, project, name = _HOOK_FILES[agent]
+    if scope == "project":
+        return cwd / project / name
+    if agent == "copilot" and env.get("COPILOT_HOME"):
+        return Path(env["COPILOT_HOME"]) / "hooks" / name
+    return home / folder / name
 
 
 def _write(path: Path, data: bytes) -> None:
@@ -106,15 +125,22 @@ def _read(path: Path) -> bytes | None:
 # --- Claude Code -------------------------------------------------------------------------------
 
 
+_HOOKED = ("hook claude", "hook codex", "hook gemini", "hook cursor", "hook copilot")
+# Where each agent's hook goes in its JSON file: (event, nested groups or flat entries, entry fields).
+_SHAPES: dict[str, tuple[str, bool, dict[str, object]]] = {
+    "claude-code": ("PreToolUse", True, {"matcher": "Bash"}),
+    "codex": ("PreToolUse", True, {"matcher": "Bash"}),
+    "gemini": ("BeforeTool", True, {"matcher": "run_shell_command"}),
+    "cursor": ("preToolUse", False, {"matcher": "Shell"}),
+    "copilot": ("preToolUse", False, {"type": "command", "timeoutSec": 30}),
+}
+
+
 def _is_ours(hook: object) -> bool:
     if not isinstance(hook, dict):
         return False
-    command = hook.get("command")
-    return (
-        isinstance(command, str)
-        and command.rstrip().endswith(("hook claude", "hook codex"))
-        and "summarizer" in command
-    )
+    command = hook.get("command", hook.get("bash"))
+    return isinstance(command, str) and command.rstrip().endswith(_HOOKED) and "summarizer" in command
 
 
 def _settings(raw: bytes | None, path: Path) -> dict[str, object]:
@@ -129,26 +155,29 @@ def _settings(raw: bytes | None, path: Path) -> dict[str, object]:
     return data
 
 
-def _groups(data: dict[str, object], path: Path) -> list[object]:
+def _groups(data: dict[str, object], path: Path, event: str) -> list[object]:
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise InputError(f"'hooks' in {str(path)!r} is not an object; fix it, then run init again")
-    groups = hooks.setdefault("PreToolUse", [])
+    groups = hooks.setdefault(event, [])
     if not isinstance(groups, list):
-        raise InputError(f"'hooks.PreToolUse' in {str(path)!r} is not a list; fix it, then run init again")
+        raise InputError(f"'hooks.{event}' in {str(path)!r} is not a list; fix it, then run init again")
     return groups
 
 
-def _strip_ours(data: dict[str, object]) -> bool:
+def _strip_ours(data: dict[str, object], event: str = "PreToolUse") -> bool:
     """Remove our hook entries (and groups/containers left empty by that); True if any was found."""
     hooks = data.get("hooks")
-    groups = hooks.get("PreToolUse") if isinstance(hooks, dict) else None
+    groups = hooks.get(event) if isinstance(hooks, dict) else None
     if not isinstance(hooks, dict) or not isinstance(groups, list):
         return False
     found = False
     kept_groups = []
     for group in groups:
         inner = group.get("hooks") if isinstance(group, dict) else None
+        if _is_ours(group):
+            found = True
+            continue
         if isinstance(group, dict) and isinstance(inner, list) and any(_is_ours(h) for h in inner):
             found = True
             rest = [h for h in inner if not _is_ours(h)]
@@ -157,11 +186,13 @@ def _strip_ours(data: dict[str, object]) -> bool:
             group = {**group, "hooks": rest}
         kept_groups.append(group)
     if found:
-        hooks["PreToolUse"] = kept_groups
+        hooks[event] = kept_groups
         if not kept_groups:
-            del hooks["PreToolUse"]
+            del hooks[event]
         if not hooks:
             del data["hooks"]
+            if data == {"version": 1}:
+                del data["version"]  # a flat hooks file we created holds nothing else
     return found
 
 
@@ -173,21 +204,27 @@ def _install_claude(path: Path, command: str, agent: str = "claude-code") -> str
     raw = _read(path)
     data = _settings(raw, path)
     before = json.loads(json.dumps(data))
-    _strip_ours(data)
-    _groups(data, path).append({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]})
+    event, nested, fields = _SHAPES[agent]
+    _strip_ours(data, event)
+    if nested:
+        entry: dict[str, object] = {**fields, "hooks": [{"type": "command", "command": command}]}
+    else:
+        data.setdefault("version", 1)
+        entry = {**fields, ("bash" if agent == "copilot" else "command"): command}
+    _groups(data, path, event).append(entry)
     if data == before:
         return f"{agent}: already installed in {path}"
     backup = path.with_name(path.name + BACKUP_SUFFIX)
     if raw is not None and not backup.exists():
         _write(backup, raw)
     _write(path, _dump(data))
-    return f"{agent}: PreToolUse hook on Bash -> `{command}` in {path}"
+    return f"{agent}: {event} hook -> `{command}` in {path}"
 
 
 def _uninstall_claude(path: Path, agent: str = "claude-code") -> str:
     raw = _read(path)
     data = _settings(raw, path)
-    if not _strip_ours(data):
+    if not _strip_ours(data, _SHAPES[agent][0]):
         return f"{agent}: nothing to remove in {path}"
     backup = path.with_name(path.name + BACKUP_SUFFIX)
     saved = _read(backup)
@@ -203,18 +240,18 @@ def _uninstall_claude(path: Path, agent: str = "claude-code") -> str:
     return f"{agent}: removed the hook from {path}"
 
 
-def _claude_command(path: Path) -> str | None:
+def _claude_command(path: Path, agent: str = "claude-code") -> str | None:
     try:
         data = _settings(_read(path), path)
     except InputError:
         return None
     hooks = data.get("hooks")
-    groups = hooks.get("PreToolUse") if isinstance(hooks, dict) else None
+    groups = hooks.get(_SHAPES[agent][0]) if isinstance(hooks, dict) else None
     for group in groups if isinstance(groups, list) else []:
         inner = group.get("hooks") if isinstance(group, dict) else None
-        for hook in inner if isinstance(inner, list) else []:
+        for hook in [group, *(inner if isinstance(inner, list) else [])]:
             if _is_ours(hook):
-                return str(hook["command"])
+                return str(hook.get("command", hook.get("bash")))
     return None
 
 
@@ -325,7 +362,20 @@ def _uninstall_codex_feature(path: Path) -> None:
         path.unlink()
 
 
-_AGENT_FOLDERS = frozenset({".claude", ".codex", ".opencode", "plugins", "opencode"})
+_AGENT_FOLDERS = frozenset(
+    {
+        ".claude",
+        ".codex",
+        ".opencode",
+        "plugins",
+        "opencode",
+        ".gemini",
+        ".cursor",
+        ".copilot",
+        "hooks",
+        ".github",
+    }
+)
 
 
 def _remove_empty_folders(folder: Path) -> None:
@@ -368,6 +418,8 @@ def install(agent: str, scope: str, env: Mapping[str, str], cwd: Path, executabl
         done = _install_claude(path, f"{_shell_word(executable)} hook claude")
     elif agent == "opencode":
         return _install_opencode(path, executable)
+    elif agent in _HOOK_FILES:
+        done = _install_claude(path, f"{_shell_word(executable)} hook {agent}", agent)
     else:
         hooks, config = codex_files(scope, env, cwd)
         done = "\n".join(
@@ -387,9 +439,11 @@ def uninstall(agent: str, scope: str, env: Mapping[str, str], cwd: Path) -> str:
         return _uninstall_claude(path)
     if agent == "opencode":
         return _uninstall_opencode(path)
+    if agent in _HOOK_FILES:
+        return _uninstall_claude(path, agent)
     hooks, config = codex_files(scope, env, cwd)
     lines = [_uninstall_claude(hooks, "codex"), _uninstall_codex(path)]
-    if scope == "global" or _claude_command(codex_files("global", env, cwd)[0]) is None:
+    if scope == "global" or _claude_command(codex_files("global", env, cwd)[0], "codex") is None:
         _uninstall_codex_feature(config)
     _remove_empty_folders(hooks.parent)
     return "\n".join(lines)
@@ -402,8 +456,8 @@ def show(env: Mapping[str, str], cwd: Path) -> list[Installed]:
         for scope in ("global", "project"):
             path = location(agent, scope, env, cwd)
             command: str | None = None
-            if agent == "claude-code":
-                command = _claude_command(path)
+            if agent == "claude-code" or agent in _HOOK_FILES:
+                command = _claude_command(path, agent)
                 installed = command is not None
             elif agent == "opencode":
                 raw = _read(path)
@@ -420,7 +474,7 @@ def show(env: Mapping[str, str], cwd: Path) -> list[Installed]:
                     command = line.removeprefix("const SUMMARIZER = ").rstrip(";").strip('"') or None
             else:
                 hooks = codex_files(scope, env, cwd)[0]
-                command = _claude_command(hooks)
+                command = _claude_command(hooks, "codex")
                 installed = command is not None or _codex_block(_read(path)) is not None
                 path = hooks if command is not None else path
             rows.append(Installed(agent, scope, path, installed, command))

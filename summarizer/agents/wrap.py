@@ -26,6 +26,7 @@ import sys
 
 from summarizer.agents.paths import config_dir
 from summarizer.agents.shell import SHELLS, Line, Opaque, parse, skip_wrappers
+from summarizer.rules.raw import raw_requested
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -420,8 +421,8 @@ def prepare(
     command: object, env: Mapping[str, str], project_dir: str, exe: str = "summarizer"
 ) -> tuple[Line, str] | None:
     """The parsed line and its rewrite, or ``None`` when nothing in it is to be wrapped."""
-    if not isinstance(command, str) or not command.strip():
-        return None
+    if not isinstance(command, str) or not command.strip() or raw_requested(env):
+        return None  # SUMMARIZER_RAW=1: the session asked for untouched output
     try:
         line = parse(command)
     except Opaque:

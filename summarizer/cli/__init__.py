@@ -55,7 +55,7 @@ _HELP: dict[str, str] = {
     "eval": "Compare prompt versions and the template on eval datasets.",
     "mcp": "Serve the MCP tools over stdio.",
     "run": "Run a command; print its output, compressed when large.",
-    "hook": "Agent hooks (Claude Code PreToolUse), installed by init.",
+    "hook": "Agent hooks (Claude Code, Codex, Gemini CLI, Cursor, Copilot CLI), installed by init.",
     "init": "Install the Claude Code, OpenCode or Codex integration.",
     "gain": "Tokens saved per command family, day and project, honestly counted.",
     "discover": "Savings missed in Claude Code transcripts (commands run without the hook).",

@@ -48,6 +48,9 @@ def _hook_command(agent: str, help_text: str) -> None:
 
 _hook_command("claude", "Claude Code PreToolUse hook: route Bash commands through `summarizer run`.")
 _hook_command("codex", "Codex PreToolUse hook: rewrite only where Codex would not have asked.")
+_hook_command("gemini", "Gemini CLI BeforeTool hook on run_shell_command.")
+_hook_command("cursor", "Cursor preToolUse hook on Shell: rewrite only what Cursor's rules allow.")
+_hook_command("copilot", "Copilot CLI preToolUse hook on bash: rewrite only when all tools are allowed.")
 
 
 def this_executable() -> str:
@@ -94,14 +97,18 @@ def _show() -> None:
 
 
 @click.command()
-@click.argument("agent", required=False, type=click.Choice(["claude-code", "opencode", "codex"]))
+@click.argument(
+    "agent",
+    required=False,
+    type=click.Choice(["claude-code", "opencode", "codex", "gemini", "cursor", "copilot"]),
+)
 @click.option("--global", "scope", flag_value="global", default=True, help="For every project (default).")
 @click.option("--project", "scope", flag_value="project", help="For the project in the current directory.")
 @click.option("--uninstall", is_flag=True, help="Remove exactly what init added.")
 @click.option("--show", "show_only", is_flag=True, help="Print what is installed where.")
 @handle_errors
 def init(agent: str | None, scope: str, uninstall: bool, show_only: bool) -> None:
-    """Install (or remove) the integration for AGENT: claude-code, opencode or codex."""
+    """Install (or remove) AGENT's integration: claude-code, opencode, codex, gemini, cursor, copilot."""
     from summarizer.agents import install as installer
     from summarizer.core.errors import InputError
 
@@ -109,7 +116,7 @@ def init(agent: str | None, scope: str, uninstall: bool, show_only: bool) -> Non
         _show()
         return
     if agent is None:
-        raise InputError("name an agent: claude-code, opencode or codex (or pass --show)")
+        raise InputError("name an agent: claude-code, opencode, codex, gemini, cursor or copilot (or --show)")
     if uninstall:
         click.echo(installer.uninstall(agent, scope, os.environ, Path.cwd()))
     else:

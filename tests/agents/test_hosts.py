@@ -83,3 +83,114 @@ def test_codex_malformed_input_never_blocks(summarizer: str, stdin: bytes) -> No
     """Bad JSON: exit 0, nothing on stdout, at most one line on stderr."""
     done = run_cli(summarizer, "hook", "codex", stdin=stdin)
     assert (done.returncode, done.stdout) == (0, b"") and len(done.stderr.splitlines()) <= 1
+
+
+def _tool_env(tmp_path: Path) -> dict[str, str]:
+    return {**_cargo_env(tmp_path), "HOME": str(tmp_path / "home")}
+
+
+def _settings(tmp_path: Path, relative: str, data: object) -> None:
+    target = tmp_path / "home" / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(data if isinstance(data, str) else json.dumps(data))
+
+
+GEMINI_CASES = [
+    # (rule kind, settings, rewritten?)
+    ("allow", {"tools": {"allowed": ["run_shell_command(cargo test)"]}}, True),
+    ("deny", {"tools": {"exclude": ["run_shell_command(cargo)"]}}, False),
+    ("deny (legacy key)", {"excludeTools": ["run_shell_command(cargo test)"]}, False),
+    ("ask", {"tools": {"core": ["run_shell_command"]}}, True),
+    ("no rule", {}, True),
+    ("malformed settings", '{"tools": {"exclude": [],}}', False),
+]
+
+
+@pytest.mark.parametrize(("kind", "settings", "rewritten"), GEMINI_CASES, ids=[c[0] for c in GEMINI_CASES])
+def test_gemini_before_tool(tmp_path: Path, kind: str, settings: object, rewritten: bool) -> None:
+    """tool_input merged over the arguments, unless an exclusion names a command of the line."""
+    _settings(tmp_path, ".gemini/settings.json", settings)
+    reply = answer("gemini", _fixture("gemini/before_tool.json"), _tool_env(tmp_path), "summarizer")
+    if rewritten:
+        assert reply == {
+            "hookSpecificOutput": {
+                "hookEventName": "BeforeTool",
+                "tool_input": {"command": "summarizer run -- cargo test --workspace"},
+            }
+        }
+    else:
+        assert reply is None
+
+
+CURSOR_CASES = [
+    ("allow", {"permissions": {"allow": ["Shell(cargo)"], "deny": []}}, True),
+    ("deny", {"permissions": {"allow": ["Shell(cargo)"], "deny": ["Shell(cargo test)"]}}, False),
+    ("ask", {"permissions": {"allow": ["Shell(npm)"]}}, False),
+    ("no rule", {}, False),
+    ("malformed settings", "{permissions", False),
+]
+
+
+@pytest.mark.parametrize(("kind", "settings", "rewritten"), CURSOR_CASES, ids=[c[0] for c in CURSOR_CASES])
+def test_cursor_pre_tool_use(tmp_path: Path, kind: str, settings: object, rewritten: bool) -> None:
+    """permission allow + updated_input only when Cursor's own rules allow every command."""
+    _settings(tmp_path, ".cursor/cli-config.json", settings)
+    reply = answer("cursor", _fixture("cursor/pre_tool_use.json"), _tool_env(tmp_path), "summarizer")
+    if rewritten:
+        assert reply == {
+            "permission": "allow",
+            "updated_input": {"command": "summarizer run -- cargo test --workspace", "cwd": "/work/app"},
+        }
+    else:
+        assert reply is None
+
+
+def test_cursor_an_inner_command_must_be_allowed_too(tmp_path: Path) -> None:
+    """`cargo test "$(rm -rf x)"`: `Shell(cargo)` does not cover the `rm`."""
+    _settings(tmp_path, ".cursor/cli-config.json", {"permissions": {"allow": ["Shell(cargo)"]}})
+    event = _fixture("cursor/pre_tool_use.json", tool_input={"command": 'cargo test "$(rm -rf x)"'})
+    assert answer("cursor", event, _tool_env(tmp_path), "summarizer") is None
+
+
+def _copilot_under(tmp_path: Path, summarizer: str, flags: str, env: dict[str, str]) -> bytes:
+    """Run `summarizer hook copilot` from a parent process named `copilot` with these flags."""
+    parent = tmp_path / "bin" / "copilot"
+    parent.parent.mkdir(exist_ok=True)
+    parent.write_text(f'#!/bin/sh\n"{summarizer}" hook copilot\n')
+    parent.chmod(0o755)
+    stdin = (FIXTURES / "copilot" / "pre_tool_use.json").read_bytes()
+    done = run_cli(str(parent), *flags.split(), stdin=stdin, env=env)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_copilot_rewrites_with_allow_only_when_every_tool_is_allowed(summarizer: str, tmp_path: Path) -> None:
+    """allow (--allow-all-tools), deny (a --deny-tool flag), ask and no rule (no flag), malformed."""
+    env = {**_tool_env(tmp_path), "COPILOT_ALLOW_ALL": ""}
+    allowed = json.loads(_copilot_under(tmp_path, summarizer, "--allow-all-tools", env))
+    assert allowed["permissionDecision"] == "allow"
+    assert allowed["modifiedArgs"] == {
+        "command": allowed["modifiedArgs"]["command"],
+        "description": "Run the tests",
+    }
+    assert allowed["modifiedArgs"]["command"].endswith(" run -- cargo test --workspace")
+    assert _copilot_under(tmp_path, summarizer, "--allow-all-tools --deny-tool shell(rm)", env) == b""
+    assert _copilot_under(tmp_path, summarizer, "", env) == b""
+    assert json.loads(_copilot_under(tmp_path, summarizer, "", {**env, "COPILOT_ALLOW_ALL": "true"}))
+    done = run_cli(summarizer, "hook", "copilot", stdin=b'{"toolName": "bash", "toolArgs": "{"}')
+    assert (done.returncode, done.stdout) == (0, b"") and len(done.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("agent", ["gemini", "cursor", "copilot"])
+def test_init_installs_and_removes_each_native_hook(tmp_path: Path, agent: str) -> None:
+    """The hook lands in the agent's own file, --show names it, --uninstall leaves nothing behind."""
+    from summarizer.agents import install as installer
+
+    env = {"HOME": str(tmp_path / "home")}
+    message = installer.install(agent, "global", env, tmp_path, "/opt/bin/summarizer")
+    assert f"hook {agent}" in message
+    rows = {(r.agent, r.scope): r for r in installer.show(env, tmp_path)}
+    assert rows[(agent, "global")].installed
+    assert rows[(agent, "global")].command == f"/opt/bin/summarizer hook {agent}"
+    installer.uninstall(agent, "global", env, tmp_path)
+    assert not any((tmp_path / "home").rglob("*"))
