@@ -52,6 +52,12 @@ class DiskCache:
         self.location = str(directory)
         self.corrupt_rows = 0  # rows skipped this process (reported once, on the first)
         self._known: set[str] = set()  # namespaces whose metadata row was checked this process
+        if Path(directory).is_symlink():
+            # Never followed: a linked folder would have clear/prune remove files wherever it points.
+            raise StorageError(
+                f"cannot open the summary cache at {self.location!r}: it is a symbolic link, which the "
+                "cache never follows; remove the link or set SUMMARIZER_CACHE_DIR to a real directory"
+            )
         try:
             _probe_lock(Path(directory) / "cache.db", timeout_s)
             self._cache = diskcache.Cache(str(directory), disk=TextOnlyDisk, timeout=timeout_s)

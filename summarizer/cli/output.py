@@ -3,26 +3,19 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import BinaryIO
 
 import click
 
 from summarizer.cli._common import handle_errors
-from summarizer.core.errors import InputError
 
 __all__ = ["output", "restore"]
 
 
 def _open(source: str) -> BinaryIO:
-    if source == "-":
-        return sys.stdin.buffer
-    path = Path(source)
-    if not path.exists():
-        raise InputError(f"file not found: {source!r}; pass an existing file or '-' for stdin")
-    if path.is_dir():
-        raise InputError(f"{source!r} is a directory; pass a file or '-' for stdin")
-    return path.open("rb")
+    from summarizer.core.inputs import open_input
+
+    return sys.stdin.buffer if source == "-" else open_input(source)
 
 
 def _raw(stream: BinaryIO, ledger: str, command: str | None) -> bool:

@@ -18,6 +18,7 @@ import click
 
 from summarizer.cli._common import emit_json, fail, handle_errors, read_json_object, read_text, run_async
 from summarizer.core.errors import InputError, SummarizerError
+from summarizer.core.inputs import HOOK_INPUT_LIMIT
 
 if TYPE_CHECKING:
     from summarizer.session.service import SessionReport
@@ -38,7 +39,7 @@ def _custom_instructions(payload: dict[str, Any]) -> tuple[str, ...]:
 
 def _read_hook() -> dict[str, Any]:
     try:
-        payload = read_json_object(read_text("-", what="hook JSON"), source="stdin")
+        payload = read_json_object(read_text("-", what="hook JSON", limit=HOOK_INPUT_LIMIT), source="stdin")
     except InputError as exc:
         raise InputError(f"--hook expects the hook's JSON object on stdin ({exc})") from exc
     if not isinstance(payload.get("transcript_path"), str):
@@ -198,7 +199,7 @@ def _recover_hook(project: str | None) -> None:
     from summarizer.session.usecase import hook_context
 
     try:
-        payload = read_json_object(sys.stdin.read(), source="stdin")
+        payload = read_json_object(read_text("-", what="hook JSON", limit=HOOK_INPUT_LIMIT), source="stdin")
     except InputError as exc:
         raise InputError(f"--hook expects Claude Code's SessionStart JSON object on stdin ({exc})") from exc
     with app.memory(app.load_settings()) as memory:

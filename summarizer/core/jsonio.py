@@ -29,6 +29,7 @@ from summarizer.core.errors import InputError
 __all__ = [
     "DEFAULT_INPUT_LIMIT",
     "check_size",
+    "human_size",
     "input_limit",
     "json_type",
     "loads",
@@ -86,7 +87,8 @@ def input_limit(env: Mapping[str, str]) -> int:
     return int(match.group(1)) * _UNITS[(match.group(2) or "")[:1].lower()]
 
 
-def _human(size: int) -> str:
+def human_size(size: int) -> str:
+    """``1 MiB``, ``256 MiB``, or plain bytes when the size is not a whole unit."""
     for unit, factor in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
         if size >= factor and size % factor == 0:
             return f"{size // factor} {unit}iB"
@@ -96,8 +98,8 @@ def _human(size: int) -> str:
 def too_large(what: str, source: str, limit: int) -> InputError:
     """The one-line error for an input past the limit (shared by every reader, cold path included)."""
     return InputError(
-        f"{what} {source!r} is larger than {_human(limit)}; pass a smaller input, or raise "
-        f"SUMMARIZER_MAX_INPUT_BYTES (e.g. {_human(limit * 2).replace(' ', '').replace('iB', '')})"
+        f"{what} {source!r} is larger than {human_size(limit)}; pass a smaller input, or raise "
+        f"SUMMARIZER_MAX_INPUT_BYTES (e.g. {human_size(limit * 2).replace(' ', '').replace('iB', '')})"
     )
 
 

@@ -305,8 +305,20 @@ class OriginalStore:
         except ValueError as exc:
             raise InputError(str(exc)) from None
 
+    def _refuse_a_link(self) -> str | None:
+        """Why the store directory cannot be used, when it is a symbolic link (never followed:
+        writes would land, and prune would delete, wherever it points)."""
+        if self.directory.is_symlink():
+            return (
+                f"{str(self.directory)!r} is a symbolic link, which the store never follows; "
+                "remove the link or point SUMMARIZER_CACHE_DIR at a real directory"
+            )
+        return None
+
     def writer(self) -> OriginalWriter:
         """Start storing a new original (maintaining the store first when that is due)."""
+        if reason := self._refuse_a_link():
+            raise OriginalNotStored(reason)
         self.dropped = None
         if retention.due(str(self.directory), self.policy, time.time()):
             self.maintain()
@@ -320,10 +332,14 @@ class OriginalStore:
 
     def maintain(self, *, everything: bool = False) -> retention.Maintenance:
         """Remove orphaned partial files and evict by age and size (everything: all but the newest)."""
+        if reason := self._refuse_a_link():
+            raise StorageError(f"not pruned: {reason}")
         return retention.maintain(str(self.directory), self.policy, everything=everything)
 
     def usage(self) -> retention.Usage:
         """How many originals, how many bytes, how many partial files."""
+        if reason := self._refuse_a_link():
+            raise StorageError(reason)
         return retention.usage(str(self.directory))
 
     def path(self, restore_id: str) -> Path:
@@ -331,6 +347,8 @@ class OriginalStore:
         rid = restore_id.strip().lower()
         if not _valid_id(rid):
             raise InputError(f"bad restore id {restore_id!r}; pass the hex id printed by `summarizer output`")
+        if reason := self._refuse_a_link():
+            raise StorageError(reason)
         exact = self.directory / rid
         if exact.is_file():
             return exact

@@ -157,6 +157,10 @@ class Maintenance:
 
 
 def _entries(directory: str) -> list[os.DirEntry[str]]:
+    """The regular files directly in ``directory``; none when it is itself a link (never followed:
+    a linked store would have maintenance delete files wherever the link points)."""
+    if os.path.islink(directory):
+        return []
     try:
         with os.scandir(directory) as it:
             return [e for e in it if e.is_file(follow_symlinks=False)]
@@ -268,6 +272,8 @@ def _stamp(directory: str) -> None:
 
 
 def _remove(path: str) -> bool:
+    if os.path.islink(os.path.dirname(path)):
+        return False  # the store directory became a link since it was listed
     try:
         os.unlink(path)
     except OSError:

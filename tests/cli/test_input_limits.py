@@ -111,3 +111,51 @@ def test_dev_zero_at_the_default_limit_stays_within_bounded_memory() -> None:
     code, peak_kib = (int(x) for x in done.stdout.split())
     assert code == 2 and "larger than 256 MiB" in done.stderr.decode()
     assert peak_kib < 600 * 1024, f"peak {peak_kib // 1024} MiB"
+
+
+def _limited(limit_bytes: int) -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (limit_bytes, limit_bytes))
+
+
+def test_recover_hook_on_an_endless_stdin_is_one_line_in_bounded_memory() -> None:
+    """`recover --hook < /dev/zero` stops at the hook limit (1 MiB): one line, exit 1, and it
+    runs inside a 1 GiB address space (it used to grow until the machine ran out)."""
+    with open(ZERO, "rb") as stdin:
+        done = subprocess.run(
+            [*entry_point(), "recover", "--hook"],
+            stdin=stdin,
+            capture_output=True,
+            env=_env(),
+            timeout=300,  # a hang guard only; the answer comes after reading 1 MiB
+            check=False,
+            preexec_fn=lambda: _limited(1 << 30),
+        )
+    lines = done.stderr.decode().splitlines()
+    assert done.returncode == 1 and len(lines) == 1, done.stderr[-2000:]
+    assert "larger than 1 MiB" in lines[0] and b"Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("command", ["score", "compress", "output", "envelope"])
+def test_a_named_pipe_with_no_writer_is_one_line_after_a_bounded_wait(command: str, tmp_path: Path) -> None:
+    """A FIFO nobody writes to: the command waits SUMMARIZER_FIFO_WAIT seconds, then one line, exit 2."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    run = cli(command, str(fifo), env=_env(SUMMARIZER_FIFO_WAIT="0.2"), timeout=300)  # hang guard only
+    assert_clean_error(run, 2)
+    assert "named pipe with no writer" in run.stderr and "SUMMARIZER_FIFO_WAIT" in run.stderr
+
+
+def test_a_named_pipe_with_a_writer_is_read(tmp_path: Path) -> None:
+    """The wait ends as soon as the writer writes: the entry is scored."""
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    entry = json.dumps({"summary": "Added the auth endpoint.", "files_changed": ["a.py"]})
+    writer = threading.Thread(target=lambda: fifo.write_text(entry))
+    writer.start()
+    run = cli("score", str(fifo), env=_env(SUMMARIZER_FIFO_WAIT="300"), timeout=300)
+    writer.join()
+    assert run.code == 0 and b"score" in run.stdout, run.describe()
