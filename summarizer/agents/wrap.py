@@ -349,14 +349,19 @@ def _tee(cmd: Simple) -> bool:
     return bool(cmd.argv) and cmd.argv[0] == "tee" and not cmd.redirects and not cmd.assigns
 
 
-def _wrapped(src: str, cmd: Simple, executable: str) -> str:
-    """One simple command through ``summarizer run``: argv form, or a shell string with redirections."""
+def _wrapped(src: str, cmd: Simple, executable: str, piped: str = "") -> str:
+    """One simple command through ``summarizer run``: argv form, or a shell string with redirections.
+
+    ``piped`` names the display trimmer after it (``tail -20``): ``run --piped-into`` records it, so
+    ``gain`` credits only what was cut from what the trimmer would have shown.
+    """
+    run = f"{executable} run" + (f" --piped-into {quote(piped)}" if piped else "")
     if cmd.redirects:
-        return f"{executable} run {quote(src[cmd.start : cmd.end])}"
+        return f"{run} {quote(src[cmd.start : cmd.end])}"
     words = src[cmd.words[0].start : cmd.words[-1].end]
     if cmd.assigns:
-        return f"{src[cmd.assigns[0].start : cmd.assigns[-1].end]} {executable} run -- {words}"
-    return f"{executable} run -- {words}"
+        return f"{src[cmd.assigns[0].start : cmd.assigns[-1].end]} {run} -- {words}"
+    return f"{run} -- {words}"
 
 
 def plan(
@@ -380,7 +385,8 @@ def plan(
             start, end = first.start, rest[-1].end
             edits.append((start, end, f"{executable} run {quote(src[start:end])}"))
         else:
-            edits.append((first.start, first.end, _wrapped(src, first, executable)))
+            piped = " | ".join(" ".join(c.argv) for c in rest)
+            edits.append((first.start, first.end, _wrapped(src, first, executable, piped)))
     if not edits:
         return None, "; ".join(dict.fromkeys(reasons)) or "nothing to wrap"
     out = src

@@ -118,8 +118,8 @@ def test_a_malformed_settings_file_means_ask_never_allow(
         ("timeout 60 pytest", "summarizer run -- timeout 60 pytest"),
         ("VAR=1 pytest", "VAR=1 summarizer run -- pytest"),
         ('git commit -qam "fix"', 'summarizer run -- git commit -qam "fix"'),
-        ("pytest | tail -20", "summarizer run -- pytest | tail -20"),
-        ("make 2>&1 | head -n 50", "summarizer run 'make 2>&1' | head -n 50"),
+        ("pytest | tail -20", "summarizer run --piped-into 'tail -20' -- pytest | tail -20"),
+        ("make 2>&1 | head -n 50", "summarizer run --piped-into 'head -n 50' 'make 2>&1' | head -n 50"),
         ("make && git diff", "summarizer run -- make && git diff"),
     ],
 )
