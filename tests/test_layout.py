@@ -405,3 +405,11 @@ def test_cli_commands_are_thin() -> None:
                     if _statements(body) > 20:
                         long.append(f"{path.relative_to(ROOT)}:{body.lineno} {node.name}: {body.name}")
     assert not long, "\n".join(long)
+
+
+def test_the_tests_mirror_the_package() -> None:
+    """Every folder of tests/ is named after a room of the package (or a component), so a test is
+    found where its code is; a test of the whole tree sits at the top of tests/."""
+    rooms = {p.parent.name for p in PACKAGE.glob("*/__init__.py")} | {"cache", "engram"}
+    folders = {p.name for p in (ROOT / "tests").iterdir() if p.is_dir() and not p.name.startswith((".", "_"))}
+    assert folders <= rooms, f"tests/ folders with no room: {sorted(folders - rooms)}"

@@ -53,7 +53,8 @@ def parse_output_args(args: list[str]) -> tuple[str, int] | None:
         elif name == "--floor":
             floor = int(value)
     bound = max(floor, target if target is not None else DEFAULT_THRESHOLD)
-    return (source or "-"), min(bound, COLD_MAX_BYTES)
+    # "" is a file name to click (which refuses it), not stdin
+    return ("-" if source is None else source), min(bound, COLD_MAX_BYTES)
 
 
 class _Chain(io.RawIOBase):

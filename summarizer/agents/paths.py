@@ -1,7 +1,7 @@
 """Where summarizer keeps its files, computed with the standard library only (cold command path).
 
 These mirror :class:`summarizer.core.settings.Settings` (``cache_dir``, ``store_dir``) without importing
-pydantic; ``tests/agents/test_paths.py`` checks that both give the same answers.
+pydantic; ``tests/agents/test_cold_path.py`` checks that both give the same answers (docs/cold-path.md).
 """
 
 from __future__ import annotations

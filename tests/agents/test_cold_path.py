@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from summarizer.agents.paths import store_dir
+from summarizer.agents.paths import cache_dir, store_dir
 from summarizer.core.settings import Settings
 
 HEAVY = (
@@ -65,5 +65,6 @@ def test_a_large_output_loads_the_engine(tmp_path: Path) -> None:
     "env", [{"SUMMARIZER_CACHE_DIR": "/c"}, {"XDG_CACHE_HOME": "/x", "HOME": "/h"}, {"HOME": "/home/u"}]
 )
 def test_the_light_store_path_equals_the_settings_one(env: dict[str, str]) -> None:
-    """The cold path computes the originals directory exactly as Settings does."""
+    """The cold path computes the cache and originals directories exactly as Settings does."""
     assert store_dir(env) == str(Settings.load(env).store_dir)
+    assert cache_dir(env) == str(Settings.load(env).cache_dir)
