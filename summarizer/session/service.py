@@ -42,6 +42,7 @@ from pydantic import BaseModel, ConfigDict
 
 from summarizer.core.errors import NotFound, StorageError
 from summarizer.core.tokens import count_tokens
+from summarizer.session import parts
 from summarizer.session.document import (
     MAX_TOKENS,
     SessionDocument,
@@ -348,13 +349,19 @@ def _save(
     session_key: str,
     calls: int,
 ) -> SessionReport:
-    """Read, merge, save and verify; merge again when another writer got in between."""
+    """Read, merge, save and verify; merge again when another writer got in between.
+
+    A server that cuts the document (:mod:`.parts`) is not another writer: the document is saved
+    again in parts once, and refused in one line if that is cut too.
+    """
     session_id = transcript.session_id or f"manual-save-{project}"
     first: SessionDocument | None = None
+    limit: int | None = None
     for attempt in range(1, SAVE_ATTEMPTS + 1):
-        existing = memory.latest_by_topic(topic, project=project)
+        existing = parts.read(memory, topic, project=project)
         old = parse(existing.content, date=date) if existing is not None else SessionDocument(date)
         first = first or old
+        limit = limit or (existing.limit if existing is not None else None)
         doc, dropped = cap(merge(old, fresh))
         text = render(doc)
         if existing is not None and existing.content.strip() == text.strip():  # engram trims content
@@ -363,15 +370,54 @@ def _save(
             )
             break
         memory.start_session(session_id, project, transcript.cwd or "")
-        memory.save(session_id, str(base["title"]), text, type="session", project=project, topic_key=topic)
-        stored = memory.latest_by_topic(topic, project=project)
+        title = str(base["title"])
+        parts.write(memory, session_id, title, text, project=project, topic=topic, limit=limit)
         action = "updated" if existing is not None else "saved"
-        if stored is not None and stored.content.strip() == text.strip():
+        if _verified(memory, text, topic, project):
             break
+        raw = memory.latest_by_topic(topic, project=project)
+        cut = parts.cut_at(text, raw.content) if raw is not None and limit is None else None
+        if cut is not None:
+            limit = cut
+            with contextlib.suppress(StorageError):  # a line longer than the limit: refused below
+                parts.write(memory, session_id, title, text, project=project, topic=topic, limit=limit)
+                if _verified(memory, text, topic, project):
+                    break
+            _restore(memory, session_id, existing, topic=topic, project=project, date=date, limit=cut)
+            raise StorageError(
+                f"the engram server cuts saved content at {cut} bytes (engram serve before 1.8.1 does) and "
+                "the document did not fit in parts; upgrade engram to 1.8.1 or later, or unset "
+                "SUMMARIZER_ENGRAM_URL to use the embedded store"
+            )
     else:
         raise StorageError(f"{topic!r} kept changing under {SAVE_ATTEMPTS} saves; run the command again")
     marks.set(session_key, calls)
     return _report(doc, first, base | {"save_attempts": attempt}, action, dropped, found, None)
+
+
+def _verified(memory: SessionMemory, text: str, topic: str, project: str) -> bool:
+    try:
+        stored = parts.read(memory, topic, project=project)
+    except StorageError:
+        return False
+    return stored is not None and stored.content.strip() == text.strip()
+
+
+def _restore(
+    memory: SessionMemory,
+    session_id: str,
+    existing: parts.Stored | None,
+    *,
+    topic: str,
+    project: str,
+    date: str,
+    limit: int,
+) -> None:
+    """Put back what was stored before a cut save (or an empty document), so no cut one is newest."""
+    before = existing.content if existing is not None and existing.limit is None else ""
+    empty = f"## Session Compression — {date}\n"
+    note = before if before and len(before.encode("utf-8")) < limit else empty
+    memory.save(session_id, topic, note, type="session", project=project, topic_key=topic)
 
 
 def _title(doc: SessionDocument, topic: str) -> str:
@@ -390,7 +436,7 @@ def recover(memory: SessionMemory, project: str, *, session_id: str | None = Non
     session), else those of the session that saved last (the newest goal's tag).
     """
     prefix = f"session/{_topic_project(project)}/compressed/"
-    found = memory.latest_by_topic(prefix, project=project)
+    found = parts.read(memory, prefix, project=project)
     if found is None:
         raise NotFound(
             f"no compressed session for project {project!r}; run 'summarizer session TRANSCRIPT "

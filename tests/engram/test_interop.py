@@ -200,3 +200,64 @@ def test_our_client_against_engram_serve(served: str) -> None:
             client.get(saved.id)
         with pytest.raises(NotFound):
             client.delete(saved.id)  # engram answers 200 here; both backends say NotFound
+
+
+_THINGS = [
+    "billing",
+    "ledger",
+    "invoice",
+    "export",
+    "tenant",
+    "webhook",
+    "mailer",
+    "scheduler",
+    "auth",
+    "report",
+]
+_TEAMS = ["finance", "payments", "growth", "support", "platform"]
+
+
+def _long_transcript(path: Path) -> None:
+    """A session whose document is over 6,000 bytes: fifty distinct instructions of the user."""
+    said = [
+        f"Always keep the {_THINGS[i % 10]} module number {i} backward compatible, because the "
+        f"{_TEAMS[i % 5]} team deploys against revision {1000 + i} of it."
+        for i in range(50)
+    ]
+    records = [
+        {
+            "type": "user",
+            "sessionId": "5e7f0c11",
+            "cwd": "/w/ledgerly",
+            "message": {"role": "user", "content": s},
+        }
+        for s in ["The reconciliation export times out. Make it stream.", *said]
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+
+
+def test_a_6000_byte_document_round_trips_whole_through_engram_serve(
+    served: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """engram 1.7's server cuts at 2,000 bytes: the document is saved in parts that recover joins."""
+    from click.testing import CliRunner
+
+    from summarizer.cli import main
+
+    monkeypatch.setenv("SUMMARIZER_ENGRAM_URL", served)
+    monkeypatch.setenv("SUMMARIZER_CACHE_DIR", str(tmp_path / "cache"))
+    transcript = tmp_path / "long.jsonl"
+    _long_transcript(transcript)
+    runner = CliRunner()
+    saved = runner.invoke(main, ["session", str(transcript), "--force", "--project", "ledgerly", "--json"])
+    assert saved.exit_code == 0, saved.output
+    report = json.loads(saved.stdout)
+    assert len(report["document"].encode()) > 6000 and report["action"] == "saved"
+    assert report["save_attempts"] == 1  # a cut is not another writer: no loop through saves
+    recovered = runner.invoke(main, ["recover", "--project", "ledgerly", "--json"])
+    assert recovered.exit_code == 0, recovered.output
+    assert json.loads(recovered.stdout)["document"] == report["document"]
+    again = runner.invoke(main, ["session", str(transcript), "--force", "--project", "ledgerly", "--json"])
+    assert json.loads(again.stdout)["action"] == "unchanged"  # the parts read back as the whole
+    newest = httpx.get(f"{served}/observations/recent", params={"project": "ledgerly", "limit": 1}).json()[0]
+    assert "[truncated]" not in newest["content"]  # a cut document is never the newest
