@@ -8,7 +8,10 @@ Two files, both optional, both applied (the project's first):
   ``$XDG_CONFIG_HOME/summarizer``, else ``~/.config/summarizer``.
 
 The hooks run before every agent command, so this module costs nothing when neither file exists
-(a few ``stat`` calls) and imports :mod:`tomllib` only when one does. :func:`never_wrap_prefixes`
+(a few ``stat`` calls). When one does, parsing it costs more than the hook itself (importing
+:mod:`tomllib` pulls in ``re``, ``typing`` and ``datetime``: about 20 ms), so the never-wrap list
+is kept in a small text file in the cache directory, keyed by each rule file's path, size and
+modification time; the TOML is parsed again only after a file changed. :func:`never_wrap_prefixes`
 never raises: a file it cannot read or parse gives no prefixes and one line on stderr (the hook
 then decides as if the file were not there; ``summarizer rules test`` says what is wrong).
 """
@@ -24,6 +27,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 __all__ = ["PROJECT_FILE", "USER_FILE", "config_dir", "never_wrap_prefixes", "read_table", "rule_files"]
+
+_CACHE_HEADER = "summarizer never-wrap cache v1"
 
 PROJECT_FILE = os.path.join(".summarizer", "rules.toml")
 USER_FILE = "rules.toml"
@@ -81,13 +86,70 @@ def _prefixes(table: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _cache_file(env: Mapping[str, str], files: list[str]) -> str:
+    """One cache file per set of rule files (a project and the user's), named by their paths."""
+    import zlib
+
+    base = env.get("SUMMARIZER_CACHE_DIR") or os.path.join(
+        env.get("XDG_CACHE_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".cache"),
+        "summarizer",
+    )
+    key = zlib.crc32("\0".join(files).encode("utf-8", "surrogateescape"))
+    return os.path.join(base, "rules", f"never-wrap-{key:08x}.txt")
+
+
+def _stamp(files: list[str]) -> str | None:
+    lines = [_CACHE_HEADER]
+    for path in files:
+        try:
+            info = os.stat(path)
+        except OSError:
+            return None
+        lines.append(f"{path}\t{info.st_mtime_ns}\t{info.st_size}")
+    return "\n".join(lines)
+
+
+def _cached(cache: str, stamp: str) -> list[str] | None:
+    try:
+        with open(cache, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError):
+        return None
+    head, sep, body = text.partition("\n--\n")
+    if not sep or head != stamp:
+        return None
+    return [line for line in body.split("\n") if line]
+
+
+def _store(cache: str, stamp: str, prefixes: list[str]) -> None:
+    try:
+        os.makedirs(os.path.dirname(cache), exist_ok=True)
+        partial = f"{cache}.{os.getpid()}"
+        with open(partial, "w", encoding="utf-8") as handle:
+            handle.write(stamp + "\n--\n" + "".join(p + "\n" for p in prefixes))
+        os.replace(partial, cache)
+    except OSError:
+        pass  # a cache that cannot be written only costs the next hook a parse
+
+
 def never_wrap_prefixes(env: Mapping[str, str], project_dir: str | None) -> list[str]:
     """Command prefixes never to wrap (``npm run dev``), from both rule files; never raises."""
+    files = rule_files(env, project_dir)
+    if not files:
+        return []
+    stamp = _stamp(files)
+    cache = _cache_file(env, files)
+    if stamp is not None and (hit := _cached(cache, stamp)) is not None:
+        return hit
     prefixes: list[str] = []
-    for path in rule_files(env, project_dir):
+    clean = True
+    for path in files:
         try:
             prefixes.extend(_prefixes(read_table(path)))
         except Exception as exc:  # a hook must not fail: the file is skipped, and we say why
+            clean = False
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             sys.stderr.write(f"summarizer: {path}: {reason}; its never_wrap rules are ignored\n")
+    if clean and stamp is not None:
+        _store(cache, stamp, prefixes)
     return prefixes

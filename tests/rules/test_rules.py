@@ -190,3 +190,27 @@ def test_the_rules_config_dir_is_the_hooks(tmp_path: Path) -> None:
         {"HOME": "/home/u"},
     ):
         assert config_dir(env) == hook_dir(env)
+
+
+def test_the_hook_parses_a_rule_file_once_until_it_changes(tmp_path: Path) -> None:
+    """A second hook process reads the cached list without importing tomllib; an edit is seen."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".summarizer").mkdir()
+    rules = tmp_path / ".summarizer" / "rules.toml"
+    rules.write_text('[[never_wrap]]\ncommand = "npm run dev"\nexamples = ["npm run dev"]\n')
+    env = {**os.environ, "SUMMARIZER_CONFIG_DIR": str(tmp_path / "config")}
+    probe = (
+        "import sys; from summarizer.rules.files import never_wrap_prefixes as p; "
+        f"print(p({{'SUMMARIZER_CACHE_DIR': {str(tmp_path / 'cache')!r}}}, {str(tmp_path)!r}), "
+        "'tomllib' in sys.modules)"
+    )
+
+    def ask() -> str:
+        return subprocess.run(
+            [sys.executable, "-c", probe], env=env, capture_output=True, check=True
+        ).stdout.decode()
+
+    assert ask() == "['npm run dev'] True\n"
+    assert ask() == "['npm run dev'] False\n"
+    rules.write_text('[[never_wrap]]\ncommand = "make serve"\nexamples = ["make serve"]\n')
+    assert ask() == "['make serve'] True\n"
