@@ -46,17 +46,26 @@ def _transcripts(given: Path | None, required: bool) -> Path | None:
 
 
 def _progress(show: bool) -> Callable[[int, int, int], None] | None:
-    """Files and megabytes read so far on stderr (a terminal, or --progress)."""
-    if not show and not (sys.stderr is not None and sys.stderr.isatty()):
+    """Files and megabytes read so far on stderr (a terminal, or --progress), at most twice a
+    second: one line rewritten in place on a terminal, one line per report elsewhere."""
+    import time
+
+    terminal = sys.stderr is not None and sys.stderr.isatty()
+    if not show and not terminal:
         return None
+    last = [0.0]
 
     def report(files: int, done: int, total: int) -> None:
-        end = "\n" if done >= total else ""
-        click.echo(
-            f"\rreading transcripts: {files:,} files, {done / 1e6:,.1f} of {total / 1e6:,.1f} MB{end}",
-            nl=False,
-            err=True,
-        )
+        now = time.monotonic()
+        finished = done >= total
+        if not finished and now - last[0] < 0.5:
+            return
+        last[0] = now
+        text = f"reading transcripts: {files:,} files, {done / 1e6:,.1f} of {total / 1e6:,.1f} MB"
+        if terminal:
+            click.echo("\r" + text + ("\n" if finished else ""), nl=False, err=True)
+        else:
+            click.echo(text, err=True)
 
     return report
 

@@ -70,7 +70,7 @@ def render_gain(report: GainReport) -> str:
         ("day (UTC)", report.days),
         ("project", report.projects),
     ):
-        out += ["", *_table([title, *headers[1:]], _gain_rows(rows))]
+        out += ["", *(_table([title, *headers[1:]], _gain_rows(rows)) if rows else [f"{title}: (none)"])]
     out += ["", "top commands by tokens saved"]
     saved_rows = [[_cut(t.command), t.family, f"{t.runs:,}", f"{t.saved:,}"] for t in report.top_saved]
     out += _table(("command", "family", "runs", "saved"), saved_rows) if saved_rows else ["  (none)"]
