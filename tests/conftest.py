@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-os.environ.setdefault("DISABLE_AIOHTTP_TRANSPORT", "True")
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # no cost-map download
+# The one place litellm is told to send its async calls through httpx, where respx answers them
+# (through aiohttp they would be invisible to respx); read at each call, subprocesses inherit it.
+os.environ["DISABLE_AIOHTTP_TRANSPORT"] = "True"
 
 _PROVIDER_KEYS = (
     "OPENAI_API_KEY",

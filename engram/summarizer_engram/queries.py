@@ -93,8 +93,6 @@ WHERE id = ? AND deleted_at IS NULL"""
 SOFT_DELETE = """UPDATE observations SET deleted_at = datetime('now'), updated_at = datetime('now')
 WHERE id = ? AND deleted_at IS NULL"""
 HARD_DELETE = "DELETE FROM observations WHERE id = ?"
-SESSION_OBSERVATIONS = f"""SELECT {_OBS} FROM observations o WHERE o.session_id = ? AND {_LIVE}
-ORDER BY o.created_at ASC LIMIT ?"""
 TIMELINE_BEFORE = f"""SELECT {_OBS} FROM observations o WHERE o.session_id = ? AND o.id < ? AND {_LIVE}
 ORDER BY o.id DESC LIMIT ?"""
 TIMELINE_AFTER = f"""SELECT {_OBS} FROM observations o WHERE o.session_id = ? AND o.id > ? AND {_LIVE}

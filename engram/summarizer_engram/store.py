@@ -294,13 +294,6 @@ class Store:
         scope = normalize_scope(scope) if scope else ""
         return self._db.read(lambda c: q.recent_observations(c, project, scope, limit if limit > 0 else 20))
 
-    def session_observations(self, session_id: str, limit: int = 200) -> list[Observation]:
-        """A session's live observations, oldest first."""
-        rows = self._db.read(
-            lambda c: c.execute(q.SESSION_OBSERVATIONS, (session_id, limit if limit > 0 else 200)).fetchall()
-        )
-        return [q.observation(r) for r in rows]
-
     def latest_by_topic(self, prefix: str, *, project: str = "", scope: str = "") -> Observation | None:
         """The most recently updated live observation whose topic_key starts with ``prefix``."""
         key = normalize_topic_key(prefix)
@@ -413,13 +406,3 @@ class Store:
     def import_data(self, data: ExportData) -> ImportResult:
         """Import an export in one transaction; rows already present are skipped, so re-import is a no-op."""
         return self._db.write(lambda c: import_rows(c, data, self.max_observation_bytes))
-
-    def record_synced_chunk(self, chunk_id: str) -> None:
-        """Remember that a git-sync chunk was imported (engram's ``sync_chunks``)."""
-        self._db.write(
-            lambda c: c.execute("INSERT OR IGNORE INTO sync_chunks (chunk_id) VALUES (?)", (chunk_id,))
-        )
-
-    def synced_chunks(self) -> set[str]:
-        """Ids of the git-sync chunks already imported."""
-        return self._db.read(lambda c: {r[0] for r in c.execute("SELECT chunk_id FROM sync_chunks")})

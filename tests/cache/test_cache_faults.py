@@ -58,11 +58,8 @@ def _reply(text: str) -> httpx.Response:
 
 @pytest.fixture(autouse=True)
 def model_env(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A dummy key; litellm's async calls through httpx so respx sees them."""
+    """A dummy key: litellm makes the call and respx answers it."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
-    import litellm
-
-    monkeypatch.setattr(litellm, "disable_aiohttp_transport", True)
 
 
 def _summaries() -> Path:

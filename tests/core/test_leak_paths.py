@@ -49,9 +49,6 @@ def _reply(text: str) -> httpx.Response:
 @pytest.fixture
 def model_env(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
-    import litellm
-
-    monkeypatch.setattr(litellm, "disable_aiohttp_transport", True)
 
 
 @pytest.mark.parametrize("name", list(LEAKS))

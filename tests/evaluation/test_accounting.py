@@ -30,11 +30,8 @@ from .test_cli_litellm import API, _server
 
 @pytest.fixture
 def via_httpx(monkeypatch: pytest.MonkeyPatch) -> None:
-    """litellm's async calls through httpx, so respx sees them."""
+    """litellm's local cost map: no download (respx answers the calls themselves)."""
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm
-
-    monkeypatch.setattr(litellm, "disable_aiohttp_transport", True)
 
 
 def test_a_model_that_never_answered_fails_the_run_with_the_reason(

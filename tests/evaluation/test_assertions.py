@@ -145,9 +145,6 @@ def test_an_unknown_models_cost_is_never_a_silent_zero(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     monkeypatch.setenv("SUMMARIZER_CACHE_DIR", str(tmp_path / "cache"))
-    import litellm
-
-    monkeypatch.setattr(litellm, "disable_aiohttp_transport", True)
     base = [str(ASSERTS), "--model", "openai/local-llama", "--api-base", API, "--limit", "2"]
     base += ["--no-template", "--out", str(tmp_path / "out")]
     with respx.mock(assert_all_called=False) as mock:

@@ -32,12 +32,9 @@ def _server() -> ModuleType:
 
 @pytest.fixture
 def litellm_offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A dummy key, and litellm's async calls routed through httpx so respx sees them."""
+    """A dummy key and litellm's local cost map: respx answers, nothing leaves the process."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")  # before the import: no cost-map download
-    import litellm
-
-    monkeypatch.setattr(litellm, "disable_aiohttp_transport", True)
 
 
 def test_eval_through_litellm_reports_v2_better_then_reuses_every_cell(

@@ -97,9 +97,6 @@ def test_eval_latency_is_the_providers_time_at_any_concurrency(
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
     monkeypatch.setenv("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     monkeypatch.setenv("SUMMARIZER_CACHE_DIR", str(tmp_path / "cache"))
-    import litellm
-
-    monkeypatch.setattr(litellm, "disable_aiohttp_transport", True)
 
     def reply(request: httpx.Request) -> httpx.Response:
         clock.now += PROVIDER_S

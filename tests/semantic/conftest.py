@@ -60,10 +60,6 @@ def provider(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) ->
     """Each provider in turn, with a dummy key set (respx answers; no request leaves the process)."""
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test-not-a-real-key")
-    import litellm
-
-    # async calls go through aiohttp, invisible to respx, unless this is set
-    monkeypatch.setattr(litellm, "disable_aiohttp_transport", True)
     return request.param  # type: ignore[no-any-return]
 
 

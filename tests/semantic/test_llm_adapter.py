@@ -184,9 +184,6 @@ def test_api_base_routes_an_openai_compatible_server_without_a_key(
     call: Call, completer: LiteLLMCompleter, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``--api-base`` sends to the given server; a local server needs no OPENAI_API_KEY."""
-    import litellm
-
-    monkeypatch.setattr(litellm, "disable_aiohttp_transport", True)
     request = CompletionRequest(
         model="openai/local-model", system="s", user="u", api_base="http://127.0.0.1:9/v1"
     )

@@ -43,9 +43,6 @@ def model_env(monkeypatch: pytest.MonkeyPatch) -> None:
     """An OpenAI model configured with a dummy key; respx answers, nothing leaves the process."""
     monkeypatch.setenv("SUMMARIZER_MODEL", "openai/gpt-4o-mini")
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
-    import litellm
-
-    monkeypatch.setattr(litellm, "disable_aiohttp_transport", True)
 
 
 def _session(fixture_dir: Path, *extra: str) -> dict[str, Any]:
