@@ -72,7 +72,8 @@ def make_shims(folder: Path) -> None:
     for tool in TOOLS:
         path = folder / tool
         path.write_text(
-            f"#!{sys.executable}\nimport runpy, sys\nsys.argv[0] = __file__\n"
+            f"#!{sys.executable}\nimport os, runpy\n"
+            f"os.environ['SHIM_TOOL'] = {tool!r}\nos.environ['SHIM_DIR'] = {str(folder)!r}\n"
             f"runpy.run_path({str(HERE / 'shim.py')!r}, run_name='__main__')\n"
         )
         path.chmod(0o755)
@@ -147,6 +148,12 @@ def apply(step: Step, project: Path, env: dict[str, str]) -> None:
             raise SystemExit(f"{step[1]} failed: {out}")
 
 
+def _save(target: Path, rows: list[dict[str, object]]) -> None:
+    with target.open("w", encoding="utf-8", errors="surrogateescape") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Record the session."""
     parser = argparse.ArgumentParser(
@@ -163,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     truths.ENV.update(env)
     out_dir = HERE / "recorded"
     out_dir.mkdir(exist_ok=True)
+    target = out_dir / f"{args.session}.jsonl"
     with tempfile.TemporaryDirectory() as tmp:
         shims = Path(tmp) / "shims"
         make_shims(shims)
@@ -184,15 +192,12 @@ def main(argv: list[str] | None = None) -> int:
             row["rtk"] = rtk_live(cmd, project, env, shims)
             row.update(disk_reads(cmd, output))
             rows.append(row)
+            _save(target, rows)  # after every command: a late failure keeps what was recorded
             print(
                 f"{row['n']:>2} {cmd}: exit {rc}, {len(output):,} bytes, {len(row['failures'])} failures, "  # type: ignore[arg-type]
                 f"rtk: {row['rtk'].get('rewrite') or '(no rewrite)'}",
                 flush=True,
             )  # type: ignore[attr-defined]
-    target = out_dir / f"{args.session}.jsonl"
-    with target.open("w", encoding="utf-8", errors="surrogateescape") as handle:
-        for row in rows:
-            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
     print(f"wrote {target} ({target.stat().st_size:,} bytes)")
     return 0
 

@@ -80,8 +80,9 @@ def replay(tool: str, args: list[str]) -> int:
 
 def main() -> int:
     """Dispatch on SHIM_MODE."""
-    tool = os.path.basename(sys.argv[0])
-    shim_dir = os.path.dirname(os.path.abspath(sys.argv[0]))
+    # Set by the stand-in script (runpy replaces sys.argv[0] with this file's path); not passed on.
+    tool = os.environ.pop("SHIM_TOOL")
+    shim_dir = os.environ.pop("SHIM_DIR")
     if os.environ.get("SHIM_MODE") == "replay":
         return replay(tool, sys.argv[1:])
     return record(tool, sys.argv[1:], shim_dir)
