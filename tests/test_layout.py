@@ -57,6 +57,16 @@ def _modules() -> Iterator[tuple[str, Path]]:
 MODULES = dict(_modules())
 
 
+def _from(node: ast.ImportFrom, package: str) -> str:
+    """The module a ``from ... import`` reads from, relative imports resolved against ``package``."""
+    base = node.module or ""
+    if not node.level:
+        return base
+    anchor = package.split(".")
+    anchor = anchor[: len(anchor) - node.level + 1]
+    return ".".join([*anchor, base] if base else anchor)
+
+
 def _imports(module: str, path: Path) -> Iterator[tuple[str, int]]:
     """Every module ``module`` imports (lazy ones included), with the line."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -66,11 +76,7 @@ def _imports(module: str, path: Path) -> Iterator[tuple[str, int]]:
             for alias in node.names:
                 yield alias.name, node.lineno
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")
-                anchor = anchor[: len(anchor) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
+            base = _from(node, package)
             yield base, node.lineno
             for alias in node.names:  # `from summarizer.session import usecase` imports a module
                 if f"{base}.{alias.name}" in MODULES:
@@ -232,11 +238,7 @@ def _bindings(module: str, path: Path) -> dict[str, str]:
                     alias.name if alias.asname else alias.name.split(".")[0]
                 )
         elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")
-                anchor = anchor[: len(anchor) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
+            base = _from(node, package)
             for alias in node.names:
                 table[alias.asname or alias.name] = f"{base}.{alias.name}"
     for node in tree.body:
