@@ -406,7 +406,7 @@ def exclude_prefixes(env: Mapping[str, str], project_dir: str | None = None) -> 
     except (OSError, UnicodeDecodeError):
         lines = []
     listed = [" ".join(text.split()) for line in lines if (text := line.split("#", 1)[0].strip())]
-    return listed + never_wrap_prefixes(env, project_dir)
+    return listed + never_wrap_prefixes(env, project_dir or os.getcwd())
 
 
 def executable(env: Mapping[str, str]) -> str:

@@ -69,6 +69,7 @@ class Run:
     estimated: bool
     passthrough: bool
     raw: bool
+    piped: str | None = None
 
     @property
     def saved(self) -> int:
@@ -111,6 +112,7 @@ def runs_from_records(records: Iterable[Mapping[str, object]]) -> tuple[list[Run
                 estimated=estimated,
                 passthrough=record.get("pass") is True,
                 raw=record.get("raw") is True,
+                piped=piped if isinstance(piped := record.get("piped"), str) else None,
             )
         )
     return runs, skipped
@@ -208,6 +210,8 @@ def _top(runs: Iterable[Run], *, by_saved: bool) -> tuple[TopCommand, ...]:
     groups: dict[str, list[Run]] = defaultdict(list)
     for run in runs:
         label = " ".join(run.command.split()) if run.command else "(piped into summarizer output)"
+        if run.piped:
+            label += f" | {run.piped}"  # the agent's own trimmer: the figures are counted after it
         groups[label].append(run)
     tops = [
         TopCommand(

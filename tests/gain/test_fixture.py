@@ -52,9 +52,22 @@ def _results() -> dict[str, str]:
     return found
 
 
+def _generated() -> bytes:
+    """The log generator's whole output (deterministic), as the piped step's command printed it."""
+    return subprocess.run(
+        [sys.executable, str(FIXTURES / "gen_log.py")], capture_output=True, check=True
+    ).stdout
+
+
+def _head(data: bytes, lines: int) -> bytes:
+    return b"".join(data.splitlines(keepends=True)[:lines])
+
+
 def _recount_run(step: dict[str, Any]) -> tuple[int, int]:
     """(tokens in, tokens out) of one wrapped call, from the bytes themselves."""
     shown = (OUTPUTS / f"{step['tool_use_id']}.shown").read_bytes()
+    if "--piped-into 'head -n 1200'" in step["ran"]:  # both sides as the agent's head saw them
+        return count_tokens(_head(_generated(), 1200).decode()), count_tokens(_head(shown, 1200).decode())
     original_file = OUTPUTS / f"{step['tool_use_id']}.original"
     if not original_file.exists():  # passed through on the fast path: bytes/4 stands in, both sides
         assert len(shown) <= COLD_BYTES
@@ -103,23 +116,24 @@ def test_gain_figures_equal_a_recount(ledger_home: Path) -> None:
 
 
 def test_a_command_ending_in_head_is_credited_only_with_what_we_cut(ledger_home: Path) -> None:
-    """`gen_log.py | head -n 1200` ran whole inside run: only head's 1,200 lines count as input."""
+    """The hook wrapped `gen_log.py | head -n 1200` as `run --piped-into 'head -n 1200' -- gen_log.py
+    | head -n 1200`: run saw all 20,000 lines, yet only head's 1,200 count as what the agent would
+    have seen, and only what head kept of our rendering as what it saw."""
     step = next(s for s in MANIFEST if s["command"].endswith("| head -n 1200"))
-    full = subprocess.run(
-        [sys.executable, str(FIXTURES / "gen_log.py")], capture_output=True, check=True
-    ).stdout.decode()
-    headed = "".join(full.splitlines(keepends=True)[:1200])
-    original = (OUTPUTS / f"{step['tool_use_id']}.original").read_text()
-    # What reached run is what head let through, plus the generator's own BrokenPipeError on
-    # stderr (head closed the pipe: a real run's real output).
-    assert original.startswith(headed) and "BrokenPipeError" in original[len(headed) :]
-    assert len(original.splitlines()) < 1210
-    shown = count_tokens((OUTPUTS / f"{step['tool_use_id']}.shown").read_text())
+    assert step["ran"].startswith("summarizer run --piped-into 'head -n 1200' -- ")
+    full = _generated()
+    shown = (OUTPUTS / f"{step['tool_use_id']}.shown").read_bytes()
+    assert results_text(step) == shown.decode().rstrip("\n")  # the transcript holds what head let through
     report = _json(["gain", "--no-transcripts"])
-    credited = next(t for t in report["top_saved"] if t["command"] == step["command"])["saved"]
-    assert credited == count_tokens(original) - shown
-    naive = count_tokens(full) - shown  # what a tool taking credit for the pipe's cut would claim
-    assert naive > 10 * credited
+    row = next(t for t in report["top_saved"] if t["command"] == "python gen_log.py | head -n 1200")
+    credited = count_tokens(_head(full, 1200).decode()) - count_tokens(_head(shown, 1200).decode())
+    assert row["saved"] == credited > 0
+    naive = count_tokens(full.decode()) - count_tokens(shown.decode())  # crediting what head dropped
+    assert naive > 5 * credited
+
+
+def results_text(step: dict[str, Any]) -> str:
+    return _results()[step["tool_use_id"]]
 
 
 def test_the_whole_session_share_counts_every_tool_result(ledger_home: Path) -> None:
