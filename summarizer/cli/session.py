@@ -136,6 +136,8 @@ def _print_report(report: SessionReport, with_model: bool, as_json: bool) -> Non
     """The report (or, engram unavailable, the unsaved document) on stdout; notices on stderr."""
     from summarizer.session.service import render_report
 
+    if report.project_note:
+        click.echo(f"summarizer: {report.project_note}", err=True)
     if report.torn_line is not None:
         click.echo(
             f"summarizer: line {report.torn_line} of the transcript is incomplete (still being written); "
@@ -188,6 +190,8 @@ def _recover(project: str | None, as_json: bool) -> None:
 
     with app.memory(app.load_settings()) as memory:
         found = recover_project(memory, project, os.getcwd())
+    if found.note:
+        click.echo(f"summarizer: {found.note}", err=True)
     if as_json:
         emit_json(found.model_dump(mode="json"))
     else:

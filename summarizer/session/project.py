@@ -22,7 +22,7 @@ import re
 import subprocess
 from pathlib import Path
 
-__all__ = ["GIT_TIMEOUT_S", "detect_project_name", "remote_repo_name"]
+__all__ = ["GIT_TIMEOUT_S", "detect_project_name", "engram17_aliases", "remote_repo_name"]
 
 GIT_TIMEOUT_S = 2.0
 _REMOTE_NAME = re.compile(r"([^/:\\]+?)(?:\.git)?/*$")
@@ -44,6 +44,16 @@ def detect_project_name(directory: str | Path) -> tuple[str, str]:
         if name := _clean(top.name):
             return name, "git_root"
     return _clean(here.resolve().name) or "default", "dir"
+
+
+def engram17_aliases(directory: str | Path, detected: str) -> tuple[str, ...]:
+    """The names engram 1.7 and its Claude Code plugin give ``directory``'s project (the folder's
+    basename, and the git root's), other than ``detected``: memories saved under them are ours too."""
+    here = Path(directory).expanduser()
+    names = [_clean(here.resolve().name)]
+    if root := _git(here, "rev-parse", "--show-toplevel"):
+        names.append(_clean(Path(root).name))
+    return tuple(dict.fromkeys(n for n in names if n and n != detected))
 
 
 def remote_repo_name(url: str) -> str:

@@ -79,6 +79,7 @@ __all__ = [
     "recover",
     "render_report",
     "topic_key",
+    "topic_prefix",
 ]
 
 Action = Literal["saved", "updated", "unchanged", "not_due", "unavailable"]
@@ -176,6 +177,7 @@ class SessionReport(BaseModel):
     save_attempts: int = 0
     error: str | None = None
     torn_line: int | None = None
+    project_note: str | None = None
 
 
 class Recovery(BaseModel):
@@ -187,6 +189,7 @@ class Recovery(BaseModel):
     topic_key: str
     updated_at: str
     document: str
+    note: str | None = None
 
 
 def topic_key(project: str, date: str) -> str:
@@ -429,13 +432,18 @@ def _title(doc: SessionDocument, topic: str) -> str:
     return text if len(text) <= 120 else text[:119].rsplit(" ", 1)[0] + "…"
 
 
+def topic_prefix(project: str) -> str:
+    """``session/{project}/compressed/``: where every day's document of ``project`` lives."""
+    return f"session/{_topic_project(project)}/compressed/"
+
+
 def recover(memory: SessionMemory, project: str, *, session_id: str | None = None) -> Recovery:
     """The newest compressed document of ``project`` by update time; :class:`NotFound` if none.
 
     Each section lists the current session's items first: ``session_id``'s when given (a resumed
     session), else those of the session that saved last (the newest goal's tag).
     """
-    prefix = f"session/{_topic_project(project)}/compressed/"
+    prefix = topic_prefix(project)
     found = parts.read(memory, prefix, project=project)
     if found is None:
         raise NotFound(

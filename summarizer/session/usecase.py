@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from summarizer.core.errors import InputError
+from summarizer.core.errors import InputError, StorageError
 from summarizer.session.service import (
     CompressionMarks,
     Lock,
@@ -26,6 +26,7 @@ from summarizer.session.service import (
     Unavailable,
     compress_session,
     recover,
+    topic_key,
 )
 from summarizer.session.transcript import Transcript, parse_transcript
 
@@ -129,13 +130,25 @@ def detect_project(explicit: str | None, parsed: Transcript, cwd: str) -> str:
 
 
 async def run_session(request: SessionRequest, adapters: SessionAdapters) -> SessionReport:
-    """Parse, name and compress one transcript into the project's document for ``request.date``."""
+    """Parse, name and compress one transcript into the project's document for ``request.date``.
+
+    Today's document may already live under engram 1.7's name for the folder (its basename): the
+    upsert goes where it is, and the report says so (``project_note``).
+    """
     parsed = parse_transcript(
         request.text, source=request.source or "transcript", tolerate_torn_tail=request.tolerate_torn_tail
     )
-    return await compress_session(
+    project = detect_project(request.project, parsed, request.cwd)
+    note = None
+    if not request.project and not isinstance(adapters.memory, Unavailable):
+        names = (project, *_aliases(parsed, request.cwd, project))
+        have = [n for n in names if _has(adapters.memory, topic_key(n, request.date), n)]
+        if have and have[0] != project:
+            note = _found_under(have[0], project)
+            project = have[0]
+    report = await compress_session(
         parsed,
-        project=detect_project(request.project, parsed, request.cwd),
+        project=project,
         date=request.date,
         memory=adapters.memory,
         marks=adapters.marks,
@@ -147,17 +160,59 @@ async def run_session(request: SessionRequest, adapters: SessionAdapters) -> Ses
         extra_instructions=request.extra_instructions,
         deadline_at=request.deadline_at,
     )
+    return report.model_copy(update={"project_note": note}) if note else report
+
+
+def _aliases(parsed: Transcript, cwd: str, project: str) -> tuple[str, ...]:
+    from summarizer.session.project import engram17_aliases
+
+    directory = parsed.cwd if parsed.cwd and Path(parsed.cwd).is_dir() else cwd
+    return engram17_aliases(directory, project)
+
+
+def _has(memory: SessionMemory, topic: str, project: str) -> bool:
+    from summarizer.session import parts
+
+    try:
+        return parts.read(memory, topic, project=project) is not None
+    except StorageError:
+        return True  # parts mid-save: a document is there
+
+
+def _found_under(alias: str, detected: str) -> str:
+    return (
+        f"found under project {alias!r} (engram 1.7's name for this folder), not {detected!r} "
+        "(the git remote's name, which newer engram uses)"
+    )
 
 
 def recover_project(
     memory: SessionMemory, project: str | None, cwd: str, *, session_id: str | None = None
 ) -> Recovery:
     """The newest compressed document of ``project`` (default: detected from ``cwd``), with
-    ``session_id``'s items first when given (a resumed session)."""
-    from summarizer.session.project import detect_project_name
+    ``session_id``'s items first when given (a resumed session).
 
-    name = project.strip() if project and project.strip() else detect_project_name(cwd)[0]
-    return recover(memory, name, session_id=session_id)
+    Detected, the name is looked up under engram 1.7's name for the folder too; the newest
+    document wins and :attr:`Recovery.note` says when it was found under the other name.
+    """
+    from summarizer.core.errors import NotFound
+    from summarizer.session.project import detect_project_name, engram17_aliases
+
+    if project and project.strip():
+        return recover(memory, project.strip(), session_id=session_id)
+    name = detect_project_name(cwd)[0]
+    found: list[Recovery] = []
+    for candidate in (name, *engram17_aliases(cwd, name)):
+        try:
+            found.append(recover(memory, candidate, session_id=session_id))
+        except NotFound:
+            continue
+    if not found:
+        return recover(memory, name, session_id=session_id)  # raises NotFound naming the project
+    best = max(found, key=lambda r: r.updated_at)
+    return (
+        best if best.project == name else best.model_copy(update={"note": _found_under(best.project, name)})
+    )
 
 
 def hook_context(
