@@ -25,10 +25,35 @@ from pathlib import Path
 
 from summarizer.core.tokens import count_tokens
 from summarizer.output import OriginalStore, OutputOptions, compress
+from summarizer.output.lines import strip_ansi
 from summarizer.output.truth import Case, load_cases, recall
 
 LARGE = 10_000
 DENSE = 0.20
+# The header's first error is right when it points into the first failure: at or after the first
+# line holding a must-survive value, and within this many lines of it (a failing test's header
+# comes a few lines before its error line).
+FIRST_WINDOW = 40
+
+
+def _first_truth_line(case: Case, text: str) -> int | None:
+    """The first line of the output holding any must-survive value (ANSI stripped)."""
+    needles = [n for item in case.must for n in item.needles]
+    if not needles:
+        return None
+    for number, line in enumerate(strip_ansi(text).split("\n"), 1):
+        if any(n in line for n in needles):
+            return number
+    return None
+
+
+def _first_error_cell(case: Case, text: str, line: int | None) -> str:
+    truth = None if case.exit_code == 0 else _first_truth_line(case, text)
+    if truth is None:
+        return "" if line is None else f"{line} (no failure)"
+    if line is None:
+        return f"NONE (truth {truth})"
+    return "ok" if truth <= line <= truth + FIRST_WINDOW else f"WRONG {line} (truth {truth})"
 
 
 def _run(case: Case, store: OriginalStore, options: OutputOptions) -> dict[str, object]:
@@ -63,6 +88,9 @@ def _run(case: Case, store: OriginalStore, options: OutputOptions) -> dict[str, 
         "class": result.classification,
         "exact": result.original_tokens_exact,
         "recount": count_tokens(data.decode("utf-8", "replace")),
+        "first": _first_error_cell(
+            case, data.decode("utf-8", "replace"), result.first_error.line if result.first_error else None
+        ),
         "counts": None
         if case.runner_counts is None
         else (result.failed_tests, result.passed_tests) == case.runner_counts,
@@ -76,9 +104,10 @@ def _counts_cell(value: object) -> str:
 def _table(rows: list[dict[str, object]], title: str) -> bool:
     print(f"\n## {title}\n")
     print(
-        "| case | class | tokens in | tokens out | reduction | must | should | header counts | time | note |"
+        "| case | class | tokens in | tokens out | reduction | must | should | header counts | first error "
+        "| time | note |"
     )
-    print("|---|---|---:|---:|---:|---:|---:|---|---:|---|")
+    print("|---|---|---:|---:|---:|---:|---:|---|---|---:|---|")
     ok = True
     for r in rows:
         must, should = r["must"], r["should"]
@@ -92,9 +121,9 @@ def _table(rows: list[dict[str, object]], title: str) -> bool:
         print(
             f"| {r['case']} | {r['class']} | {r['in']:,} | {r['out']:,} | {r['reduction']:.1%} | "
             f"{must.found}/{must.total} | {should.found}/{should.total} | {_counts_cell(r['counts'])} | "
-            f"{r['time']:.2f}s | {note} |"
+            f"{r['first']} | {r['time']:.2f}s | {note} |"
         )
-        if must.missed or r["counts"] is False:
+        if must.missed or r["counts"] is False or str(r["first"]).startswith(("WRONG", "NONE")):
             ok = False
     misses = [(r["case"], m) for r in rows for m in r["must"].missed]
     for name, missed in misses[:60]:

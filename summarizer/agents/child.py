@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import select
+import time
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -74,10 +75,16 @@ class ChildOutput:
             self.status = status
         return True
 
-    def read_some(self) -> bytes:
-        """The next bytes the child wrote (as few as are ready), or b"" at the end."""
+    def read_some(self, deadline: float | None = None) -> bytes | None:
+        """The next bytes the child wrote (as few as are ready), or b"" at the end; ``None`` when
+        ``deadline`` (a ``time.monotonic()`` value) passes first."""
         while not self._done:
-            ready, _, _ = select.select([self.fd], [], [], 0.2 if self.status is None else 0)
+            wait = 0.2 if self.status is None else 0
+            if deadline is not None and self.status is None:
+                wait = max(0.0, min(wait, deadline - time.monotonic()))
+                if wait == 0:
+                    return None
+            ready, _, _ = select.select([self.fd], [], [], wait)
             if ready:
                 data = os.read(self.fd, _READ)
                 if data:
@@ -101,6 +108,7 @@ class ChildOutput:
         got = 0
         while size < 0 or got < size:
             data = self.read_some()
+            assert data is not None  # no deadline
             if not data:
                 break
             parts.append(data)

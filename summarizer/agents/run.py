@@ -17,11 +17,12 @@ status, the original kept for ``restore``, small outputs streamed as they come.
 * **Interactive.** With a terminal on stdin the command is executed in place of this process,
   untouched: nothing to compress, and the terminal stays the child's.
 * **Fast start.** This module is the standard library only. The output is read into memory up to
-  the pass-through bound (``floor`` or ``target``, 10,000 tokens by default): a token is at least
+  the pass-through bound (the floor, 500 tokens by default, or ``--target``): a token is at least
   one byte of valid UTF-8, so an output that fits in that many bytes passes through without the
-  tokenizer, pydantic or the compression engine ever being imported. The first
-  :data:`STREAM_BYTES` are written as they arrive; the rest of a small output when the command
-  ends. Larger outputs go to :mod:`summarizer.agents.run_compress`.
+  tokenizer, pydantic or the compression engine ever being imported. Larger outputs go to
+  :mod:`summarizer.agents.run_compress`, where the output's shape decides (docs/tool-output.md).
+  A command still running after :data:`STREAM_DELAY` seconds has the first :data:`STREAM_BYTES`
+  written as they arrive.
 
 A large output whose head was already streamed is followed by a marker line and the compressed
 rendering of the whole output (every coordinate in one place, at the cost of at most
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 from summarizer.agents.child import ChildOutput, Forwarder, cannot_start, spawn, write_all
 from summarizer.rules.raw import raw_requested
@@ -57,9 +59,11 @@ __all__ = [
 # imports pydantic: tests/agents/test_run.py checks the two agree).
 DEFAULT_THRESHOLD = 10_000
 DEFAULT_FLOOR = 500
-# The head of the output printed as it comes. Past the bound it is printed again inside the
-# compressed rendering: 2 KiB (about 500 tokens) keeps that repeat small against a 3,000-token budget.
-STREAM_BYTES = 2048
+# A command still running after STREAM_DELAY seconds gets the head of its output printed as it
+# comes, up to STREAM_BYTES. Past the bound it is printed again inside the compressed rendering:
+# 512 bytes (about 150 tokens) keep that repeat small; fast commands repeat nothing.
+STREAM_BYTES = 512
+STREAM_DELAY = 1.0
 # The cold path holds at most this much in memory; past it (a huge --floor or --target) the
 # compressor decides, streaming, with bounded memory.
 COLD_MAX_BYTES = 1 << 20
@@ -75,7 +79,9 @@ Usage: summarizer run [OPTIONS] -- CMD [ARGS...]
   signal; 127/126 when it cannot start). A shell string runs through $SHELL -c.
 
 Options:
-  --target N   Token budget for a large output (default: 3,000 above 10,000 tokens).
+  --target N   Token budget; outputs of at most N tokens pass through (default: a test run,
+               report, listing or one-shape log above the floor is compressed; other
+               output above 10,000 tokens gets 3,000).
   --floor N    Outputs with at most N tokens always pass through (default: 500).
   --raw        Pass the output through untouched: no compression, no rules, nothing stored
                (SUMMARIZER_RAW=1 in the environment does the same for a whole session).
@@ -162,9 +168,12 @@ def parse(args: list[str], env: dict[str, str] | os._Environ[str]) -> RunCall | 
 
 
 def passthrough_bound(call: RunCall) -> int:
-    """Outputs of at most this many bytes (valid UTF-8) surely pass through: tokens <= bytes
-    (capped at :data:`COLD_MAX_BYTES`: above it the compressor decides)."""
-    return min(max(call.floor, call.target if call.target is not None else DEFAULT_THRESHOLD), COLD_MAX_BYTES)
+    """Outputs of at most this many bytes (valid UTF-8) surely pass through: tokens <= bytes.
+
+    Without ``--target`` the bound is the floor: above it the compressor reads the output's shape
+    (a test run, a listing, a report is compressed at any size; content to read passes through).
+    Capped at :data:`COLD_MAX_BYTES`: above it the compressor decides."""
+    return min(max(call.floor, call.target if call.target is not None else 0), COLD_MAX_BYTES)
 
 
 def _exec_untouched(argv: list[str]) -> int:
@@ -242,22 +251,30 @@ def _relay_raw(call: RunCall, child: ChildOutput) -> int:
 
 
 def _relay(call: RunCall, child: ChildOutput) -> int:
-    """Stream the head, keep the output up to the pass-through bound, decide, print."""
+    """Hold the output up to the pass-through bound, decide, print.
+
+    Nothing is printed before the decision unless the command is still running after
+    :data:`STREAM_DELAY` seconds: then the head held so far (at most :data:`STREAM_BYTES`) is
+    printed, so a slow command shows it is alive, and the rest is held as before.
+    """
     bound = passthrough_bound(call)
     held: list[bytes] = []
     size = 0
     streamed = 0
     stdout_open = True
+    deadline: float | None = time.monotonic() + STREAM_DELAY
     while size <= bound:
-        data = child.read_some()
+        data = child.read_some(deadline)
+        if data is None:
+            deadline = None
+            streamed, stdout_open = _stream_head(held, streamed, stdout_open)
+            continue
         if not data:
             break
         held.append(data)
-        if stdout_open and streamed < STREAM_BYTES:
-            piece = data[: STREAM_BYTES - streamed]
-            stdout_open = write_all(1, piece)
-            streamed += len(piece)
         size += len(data)
+        if deadline is None:
+            streamed, stdout_open = _stream_head(held, streamed, stdout_open)
     head = b"".join(held)
     if size <= bound and _is_utf8(head):
         if stdout_open and size > streamed:
@@ -270,6 +287,17 @@ def _relay(call: RunCall, child: ChildOutput) -> int:
     return compress_run(
         call.target, call.floor, child, head, streamed if stdout_open else None, call.text, call.piped
     )
+
+
+def _stream_head(held: list[bytes], streamed: int, stdout_open: bool) -> tuple[int, bool]:
+    """Print what is held past ``streamed``, up to :data:`STREAM_BYTES` in all."""
+    if not stdout_open or streamed >= STREAM_BYTES:
+        return streamed, stdout_open
+    piece = b"".join(held)[streamed:STREAM_BYTES]
+    if piece:
+        stdout_open = write_all(1, piece)
+        streamed += len(piece)
+    return streamed, stdout_open
 
 
 def _is_utf8(data: bytes) -> bool:

@@ -9,9 +9,11 @@ Token counts use the real o200k tokenizer (:func:`summarizer.core.tokens.count_t
 about 1 MB/s, so past :data:`EXACT_TOKEN_BYTES` (256 KB) the original's count is extrapolated from every
 :data:`TOKEN_SAMPLE_EVERY`-th chunk and ``original_tokens_exact`` says so.
 
-Pass-through: inputs under the floor, or under the target (by default: 10,000 tokens or fewer),
-come back unchanged; byte-identical unless the scrubber had to redact a secret. A test run where
-every test passed is the exception: over the floor, it collapses to its summary and counts.
+Pass-through: inputs under the floor (500 tokens) come back unchanged; byte-identical unless the
+scrubber had to redact a secret. Above the floor the output's shape decides
+(:mod:`summarizer.output.shape`): a test run, a report, a listing, search hits, version-control
+output or a one-shape log is compressed at any size; content to read and other shapes pass
+through up to 10,000 tokens. A test run where every test passed collapses to its summary.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from summarizer.output.models import DEFAULT_BUDGET, DEFAULT_THRESHOLD, OutputOp
 from summarizer.output.originals import OriginalStore, TeeReader
 from summarizer.output.progress import Progress, terminal_progress
 from summarizer.output.render import passthrough_result, render
+from summarizer.output.shape import Shape
 from summarizer.output.verdicts import all_pass
 
 __all__ = ["compress", "resolve_target"]
@@ -35,6 +38,10 @@ __all__ = ["compress", "resolve_target"]
 EXACT_TOKEN_BYTES = 1 << 18
 TOKEN_SAMPLE_EVERY = 4
 TOKEN_SAMPLE_BYTES = 16 * 1024
+MIN_TARGET = 150
+# Under the pass-through size, a rendering that saves less than this share is not worth reading
+# instead of the original: the original passes through.
+MIN_SAVING = 0.25
 
 
 class _TokenEstimate:
@@ -75,11 +82,16 @@ class _TokenEstimate:
         return round(self.tokens * total_bytes / max(self.bytes, 1)), False
 
 
-def resolve_target(original_tokens: int, options: OutputOptions, *, all_passed: bool = False) -> int | None:
+def resolve_target(
+    original_tokens: int, options: OutputOptions, *, all_passed: bool = False, shape: Shape | None = None
+) -> int | None:
     """The token budget, or ``None`` when the input passes through unchanged.
 
-    A test run where everything passed collapses to its summary whenever it is over the floor
-    (by default): hundreds of PASSED lines tell an agent nothing the counts do not.
+    Above the floor, an output with a compressible shape (a test run, a report, a listing, search
+    hits, version-control output, a log that is mostly one line shape) is compressed at any size,
+    to a sixth of its size (at least :data:`MIN_TARGET`, at most the default budget); other
+    output is compressed above 10,000 tokens. A test run where everything passed always collapses
+    to its summary: hundreds of PASSED lines tell an agent nothing the counts do not.
     """
     if original_tokens <= options.floor_tokens:
         return None
@@ -87,7 +99,11 @@ def resolve_target(original_tokens: int, options: OutputOptions, *, all_passed: 
         return None if original_tokens <= options.target_tokens else options.target_tokens
     if all_passed:
         return DEFAULT_BUDGET
-    return None if original_tokens <= DEFAULT_THRESHOLD else DEFAULT_BUDGET
+    if original_tokens > DEFAULT_THRESHOLD:
+        return DEFAULT_BUDGET
+    if shape is not None and shape.compressible:
+        return min(DEFAULT_BUDGET, max(original_tokens // 6, MIN_TARGET))
+    return None
 
 
 def compress(
@@ -128,7 +144,8 @@ def compress(
     restore_id = writer.commit()
     total_bytes = writer.size
     original_tokens, exact = counter.total(total_bytes, ends_with_newline=writer.ends_with_newline)
-    target = resolve_target(original_tokens, options, all_passed=all_pass(engine))
+    shape = engine.shape()
+    target = resolve_target(original_tokens, options, all_passed=all_pass(engine), shape=shape)
     if target is None and writer.dropped:
         target = max(original_tokens, 1)  # too big to store, so no stored copy to pass through
     classification = decide(engine.family_counts())
@@ -136,7 +153,7 @@ def compress(
         return passthrough_result(
             store, restore_id, engine, classification, original_tokens, exact, total_bytes, options
         )
-    return render(
+    result = render(
         engine,
         store_id=restore_id,
         classification=classification,
@@ -145,4 +162,11 @@ def compress(
         total_bytes=total_bytes,
         target=target,
         options=options,
+        content=shape.content,
     )
+    optional = options.target_tokens is None and original_tokens <= DEFAULT_THRESHOLD and not writer.dropped
+    if optional and result.compressed_tokens > original_tokens * (1 - MIN_SAVING):
+        return passthrough_result(
+            store, restore_id, engine, classification, original_tokens, exact, total_bytes, options
+        )
+    return result

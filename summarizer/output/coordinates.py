@@ -207,6 +207,7 @@ class LineClass:
 
 
 _PLAIN = LineClass(PLAIN)
+_LISTED = LineClass(PLAIN, "listing")
 
 
 _WORD = re.compile(r"[A-Za-z]+")
@@ -280,6 +281,8 @@ def classify_template(template: str) -> LineClass:
         return LineClass(PASS, "announce")
     if formats.is_pass_line(template):
         return LineClass(PASS)
+    if rules.LISTING.match(template):
+        return _LISTED
     low = template.lower()
     special = formats.special_kind(template, low)
     if special is not None:

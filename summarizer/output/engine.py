@@ -26,6 +26,7 @@ from summarizer.output.classify import FamilyCounts
 from summarizer.output.frames import TraceBlock
 from summarizer.output.lines import MAX_LINE_BYTES, Chunk, clean_chunk, decode_line, is_binary, scan_windows
 from summarizer.output.patterns import MAX_TEMPLATES, Sampler
+from summarizer.output.shape import Shape, decide_shape
 
 __all__ = ["NOISE", "CoordEntry", "Engine", "ExtraRules", "TemplateStat"]
 
@@ -589,3 +590,10 @@ class Engine:
             counts.container += count * container
             counts.tracebacks += count * (lc.cls == co.FRAME)
         return counts
+
+    def shape(self) -> Shape:
+        """The output's shape (test run, report, listing, content, ...), from the template table."""
+        rows = [(t, self.counts[t], r.cls) for t, r in self.templates.items()]
+        kinds = Counter(e.kind for e in self.coords.values())
+        records = sum(self.counts[t] for t, r in self.templates.items() if r.lc.record)
+        return decide_shape(rows, kinds, records, self.line_no)

@@ -113,8 +113,9 @@ def render(
     total_bytes: int,
     target: int,
     options: OutputOptions,
+    content: bool = False,
 ) -> OutputResult:
-    """Build the compressed rendering and its envelope."""
+    """Build the compressed rendering and its envelope (``content``: text to read, never errors)."""
     clean = _Scrubbed()
     coords = _coordinates(engine, clean)
     entries = {e.line: e for e in engine.coords.values()}
@@ -130,7 +131,7 @@ def render(
     soft_patterns = merge_templates(rows["soft"], cap=None)
     patterns_all = merge_templates(rows["plain"])
     failing = failing_tests(coords)
-    first_error = verdicts.first_error(coords)
+    first_error = None if content else verdicts.first_error(coords)
     counts = run_counts_of(coords)
     collapse = all_pass(engine)
     grouped = [c for c in coords if c.kind in _GROUPED_KINDS]
@@ -161,7 +162,8 @@ def render(
     if first_error is not None:
         # The whole line is in the body; the header needs where and what, briefly.
         first_text = first_error.text if len(first_error.text) <= 160 else first_error.text[:160] + "…"
-        header.append(f"first error (line {first_error.line}): {first_text}")
+        label = "first warning" if first_error.kind in verdicts.WARNING_KINDS else "first error"
+        header.append(f"{label} (line {first_error.line}): {first_text}")
     if groups:
         header.append(
             f"warnings/notes: {sum(g.count for g in groups):,} in {len(groups)} (file, code) groups,"

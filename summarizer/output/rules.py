@@ -17,6 +17,7 @@ __all__ = [
     "GIT",
     "HTTP",
     "INCLUDE",
+    "LISTING",
     "LOCATED_SOFT",
     "PATH_ONLY",
     "PROG_DIAG",
@@ -72,3 +73,6 @@ SECTION = re.compile(r"^=+ [A-Za-z][\w ]* =+$")
 INCLUDE = re.compile(r"^\s*(?:In file included from |from \S+:#+[,:]|In function |In member function )")
 # "7 validation errors for Settings", "3 errors occurred:": the N items that follow belong to it.
 ERROR_BLOCK = re.compile(r"(?:^|\W)(#+) (?:[\w-]+ )?errors? (?:for \S+|occurred|found)?:?\s*$")
+# One row of a listing with metadata: ls -l, find -ls, tar -tv (a permission string), du (size, tab,
+# path). The file name at its end is a name, whatever words it holds (libgpg-error0, Fail.pm).
+LISTING = re.compile(r"^\s*(?:#+\s+#+\s+)?[-dlcbpsDL?][rwxsStTl-]{9}[.+@]?\s|^#+(?:[.,]#+)?[KMGTPk]?\t\S")

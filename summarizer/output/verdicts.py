@@ -13,7 +13,7 @@ from summarizer.output.frames import is_third_party
 from summarizer.output.models import Coordinate
 from summarizer.output.runners import RunCounts, failing_names, run_counts
 
-__all__ = ["ERROR_KINDS", "all_pass", "failing_tests", "first_error", "run_counts_of"]
+__all__ = ["ERROR_KINDS", "WARNING_KINDS", "all_pass", "failing_tests", "first_error", "run_counts_of"]
 
 ERROR_KINDS = {
     "error",
@@ -28,8 +28,9 @@ ERROR_KINDS = {
     "error_in_line",
     "error_block",
 }
-# What "first error" may point at: a line that is an error by its format's own rules. Failure
-# headers, bare locations and request failures only when no such line exists.
+# What "first error" may point at, by severity: a line that is an error by its format's own rules
+# or a failing test; then bare locations; then, when the output holds no error at all, a warning
+# (a banner or an info line never qualifies: it is no coordinate).
 _FIRSTERROR_KINDS = (
     "error",
     "exception",
@@ -39,8 +40,11 @@ _FIRSTERROR_KINDS = (
     "alert",
     "docker_event",
     "error_in_line",
+    "failing_test",
+    "http_5xx",
 )
-_FALLBACK_KINDS = ("failing_test", "http_5xx", "location")
+_FALLBACK_KINDS = ("location",)
+WARNING_KINDS = ("warning", "located_warning")
 # pytest's "> source" line shows where it failed and a traceback's first line only opens it: the
 # error is the E line or the exception line after them.
 _NOT_FIRST = re.compile(r">|Traceback \(most recent call last\)")
@@ -52,18 +56,35 @@ def failing_tests(coords: list[Coordinate]) -> list[str]:
 
 
 def first_error(coords: list[Coordinate]) -> Coordinate | None:
-    """The first line that is an error by its format's rules, preferring the project's own code."""
-    for kinds in (_FIRSTERROR_KINDS, _FALLBACK_KINDS):
-        # pytest's "> source" line shows where it failed; the E line after it is the error.
+    """The first real failure, by severity: an error or failing test before a bare location, a
+    warning only when nothing is worse; the project's own code before third-party frames."""
+    for kinds in (_FIRSTERROR_KINDS, _FALLBACK_KINDS, WARNING_KINDS):
         found = [c for c in coords if c.kind in kinds and not _NOT_FIRST.match(c.text)]
         own = [c for c in found if not is_third_party(c.text)]
         # An indented line continues the message above it (tsc's "Overload 1 of 2 ..."), unless
-        # it is itself an error line (pip indents its subprocess's "ERROR: ...").
-        heads = [c for c in own if not c.text[:1].isspace() or _ERROR_START.match(c.text)]
+        # it is itself an error line (pip indents its subprocess's "ERROR: ...") or a test's header.
+        heads = [c for c in own if not c.text[:1].isspace() or _heads_a_failure(c)]
         heads = heads or [c for c in found if not c.text[:1].isspace()]
         if heads or own or found:
-            return (heads or own or found)[0]
+            return _inside_test((heads or own or found)[0], found)
     return None
+
+
+def _inside_test(first: Coordinate, found: list[Coordinate]) -> Coordinate:
+    """A failing test's header stands for its failure only when its block names no error line."""
+    if first.kind != "failing_test":
+        return first
+    for coord in found:
+        if coord.line <= first.line:
+            continue
+        if coord.kind == "failing_test":
+            break
+        return coord
+    return first
+
+
+def _heads_a_failure(coord: Coordinate) -> bool:
+    return coord.kind == "failing_test" or bool(_ERROR_START.match(coord.text))
 
 
 def run_counts_of(coords: list[Coordinate]) -> RunCounts | None:

@@ -1,0 +1,135 @@
+"""What shape an output has, read from the engine's template table after the stream ends.
+
+The shape decides two things (see docs/tool-output.md, "The floor and the shapes"):
+
+* whether an output between the floor (500 tokens) and the pass-through size (10,000 tokens) is
+  compressed: a test run, a linter or compiler report, a listing, search hits, version-control
+  output or a log that is mostly one line shape is; content to read and unknown shapes pass
+  through unchanged;
+* whether the output is *content to read* (source text, ``cat``, ``head``, diff hunks): content
+  never gets a "first error", because a code line that says ``raise Error`` is not a failure.
+
+Every rule is one regular expression over a digit template (digits are ``#``) and costs nothing per
+input line: the most frequent templates are weighed by their counts, as in
+:mod:`summarizer.output.classify`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Literal
+
+from summarizer.output import coordinates as co
+from summarizer.output import rules
+from summarizer.output.patterns import normalise
+
+__all__ = ["LISTING_ROW", "Shape", "ShapeName", "decide_shape", "is_listing_row"]
+
+ShapeName = Literal["test", "diagnostics", "listing", "search", "vcs", "repetitive", "content", "log"]
+
+# One row of ls -l, find -ls, tar -tv, du, or a bare path: what a listing is made of.
+LISTING_ROW = re.compile(
+    rules.LISTING.pattern  # ls -l, find -ls, tar -tv, du
+    + r"|^\.{0,2}/(?:[^\s:]|:(?!#))*$"  # find, ls -R paths
+    r"|^total #+$|^\S+:$"  # ls -l total, ls -R directory headers
+)
+# grep -rn / rg -n hits: path:line:text (a compiler's "path:line:col: error:" is one too).
+_SEARCH_ROW = re.compile(r"^[^\s:]+:#+[:-]")
+_VCS_ROW = re.compile(
+    r"^commit [#a-f]{40}\b|^(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):\s"
+    r"|^[#a-f]{7,12} \S"  # log --oneline
+    r"|^(?:On branch |Your branch |Changes (?:not staged|to be committed)|Untracked files:|nothing to commit"
+    r"|no changes added|  \(use \"git )"
+    r"|^\t(?:modified|new file|deleted|renamed|both modified|both added|typechange):\s"
+    r"|^[ MADRCU?!]{2} \S|^Auto-merging \S|^CONFLICT \(|^ \S.* \| +#+ [-+]*$"
+    r"|^ #+ files? changed"
+)
+_DIFF_ROW = re.compile(r"^(?:diff --git |index [#a-f]+\.\.|--- |\+\+\+ |@@ -#+(?:,#+)? \+#+)")
+# Source text: code punctuation at the end, or a line opening with a common keyword.
+_CODE_ROW = re.compile(
+    r"[{};,(\[:]\s*$|^\s*[})\]]"
+    r"|^\s*(?:def|class|import|from|return|if|elif|else|for|while|try|except|with|async|await|raise"
+    r"|function|const|let|var|export|package|func|fn|pub|use|struct|impl|enum|type|interface"
+    r"|public|private|protected|static|#include|#define|@\w+)\b"
+    r"|^\s*(?://|/\*|\*|#)\s"
+)
+_TOP = 3_000
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The output's shape and the shares it was decided on."""
+
+    name: ShapeName
+    compressible: bool
+    content: bool
+
+
+def is_listing_row(template: str) -> bool:
+    """True for one listing row (``ls -l``, ``find -ls``, ``tar -tv``, ``du``, a bare path)."""
+    return bool(LISTING_ROW.match(template))
+
+
+def _shares(
+    templates: list[tuple[bytes, int, int]],
+) -> tuple[Counter[str], Counter[str]]:
+    rows: Counter[str] = Counter()
+    patterns: Counter[str] = Counter()
+    for raw, count, cls in templates:
+        text = raw[:300].decode("utf-8", "replace")
+        if not text.strip():
+            rows["blank"] += count
+            continue
+        patterns[normalise(text)] += count
+        rows["lines"] += count
+        if cls == co.PASS:
+            rows["pass"] += count
+        if cls in (co.COORD, co.FRAME):
+            rows["coord"] += count
+        if _DIFF_ROW.match(text):
+            rows["diff"] += count
+        elif text[:1] in "+- " and not text.startswith(("- ", "+ ")) and "diff" in rows:
+            rows["diff"] += count
+        if LISTING_ROW.match(text):
+            rows["listing"] += count
+        if _SEARCH_ROW.match(text):
+            rows["search"] += count
+        if _VCS_ROW.match(text) or (text.startswith("    ") and "vcs" in rows):
+            rows["vcs"] += count
+        if _CODE_ROW.search(text):
+            rows["code"] += count
+    return rows, patterns
+
+
+def decide_shape(
+    templates: list[tuple[bytes, int, int]], kinds: Counter[str], records: int, lines: int
+) -> Shape:
+    """The shape of an output from its most frequent (template, count, class) rows.
+
+    ``kinds`` counts the coordinates kept per kind, ``records`` the timestamped log records.
+    """
+    top = sorted(templates, key=lambda row: -row[1])[:_TOP]
+    rows, patterns = _shares(top)
+    total = max(rows["lines"], 1)
+    share = {name: rows[name] / total for name in rows}
+    if "failing_test" in kinds or share.get("pass", 0) >= 0.05:
+        return Shape("test", True, False)
+    if records / max(lines, 1) < 0.3:
+        if share.get("diff", 0) >= 0.3:
+            return Shape("content", False, True)
+        if share.get("listing", 0) >= 0.6:
+            return Shape("listing", True, False)
+        if share.get("vcs", 0) >= 0.5:
+            return Shape("vcs", True, False)
+        if share.get("search", 0) >= 0.6:
+            return Shape("search", True, False)
+        if share.get("code", 0) >= 0.4 and share.get("coord", 0) < 0.1:
+            return Shape("content", False, True)
+    if share.get("coord", 0) >= 0.15 or "summary" in kinds:
+        return Shape("diagnostics", True, False)
+    biggest = patterns.most_common(1)[0][1] if patterns else 0
+    if biggest / total >= 0.5:
+        return Shape("repetitive", True, False)
+    return Shape("log", False, False)
