@@ -1,13 +1,14 @@
-"""The cold path of ``summarizer output``: pass a small input through without pydantic or click.
+"""The cold path of ``summarizer output``: plain calls are answered without pydantic or click.
 
-An input that fits in the pass-through bound in bytes (``floor`` or ``target``, 10,000 tokens by
-default; a token is at least one byte of valid UTF-8) passes through unchanged whatever the
-tokenizer would say, so it is answered here: stored in the originals store (``restore`` works
-as before) and printed byte-identical. Everything else steps aside *before printing anything*
-and the click command runs as if this path had not been there, reading stdin again from what was
-consumed (the same contract as the cold path of ``summarizer score``): ``--json``, ``--help``,
-a missing file, an empty, binary or larger input, an input with a secret to redact (the click
-command prints the scrubbed text), a store that cannot be written.
+An input that fits in the pass-through bound in bytes (the floor, 500 tokens by default, or
+``--target``; a token is at least one byte of valid UTF-8) passes through unchanged whatever the
+tokenizer would say: stored in the originals store (``restore`` works as before) and printed
+byte-identical. A larger input (or one that is not UTF-8, or holds a secret to redact) is
+compressed here by the engine, which needs neither click nor pydantic nor the tokenizer (its token
+counts are estimated from the bytes). The rest steps aside *before printing anything* and the
+click command runs as if this path had not been there, reading stdin again from what was consumed
+(the same contract as the cold path of ``summarizer score``): ``--json``, ``--help``, a missing
+file, an empty input, a store directory that cannot be used.
 """
 
 from __future__ import annotations
@@ -17,16 +18,35 @@ import os
 import sys
 
 from summarizer.agents.child import write_all
-from summarizer.agents.run import COLD_MAX_BYTES, DEFAULT_FLOOR, DEFAULT_THRESHOLD
+from summarizer.agents.run import COLD_MAX_BYTES, DEFAULT_FLOOR
 from summarizer.rules.raw import raw_requested
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from summarizer.output.kept import Rendering
 
 __all__ = ["parse_output_args", "try_cold_output"]
 
 
-def parse_output_args(args: list[str]) -> tuple[str, int] | None:
-    """``(source, bound)`` for a plain ``output`` call, or ``None`` when click must parse it."""
+class OutputCall:
+    """A plain ``summarizer output`` call: the source, the pass-through bound in bytes, the plan."""
+
+    __slots__ = ("bound", "exit_code", "floor", "source", "target")
+
+    def __init__(self, source: str, target: int | None, floor: int, exit_code: int | None) -> None:
+        self.source = source
+        self.target = target
+        self.floor = floor
+        self.exit_code = exit_code
+        # Tokens <= bytes: an input of at most `bound` bytes surely passes through.
+        self.bound = min(max(floor, target if target is not None else 0), COLD_MAX_BYTES)
+
+
+def parse_output_args(args: list[str]) -> OutputCall | None:
+    """The call for a plain ``output`` invocation, or ``None`` when click must parse it."""
     source: str | None = None
     target: int | None = None
+    exit_code: int | None = None
     floor = DEFAULT_FLOOR
     seen: set[str] = set()
     rest = list(args)
@@ -52,9 +72,10 @@ def parse_output_args(args: list[str]) -> tuple[str, int] | None:
             target = int(value)
         elif name == "--floor":
             floor = int(value)
-    bound = max(floor, target if target is not None else DEFAULT_THRESHOLD)
+        else:
+            exit_code = int(value)
     # "" is a file name to click (which refuses it), not stdin
-    return ("-" if source is None else source), min(bound, COLD_MAX_BYTES)
+    return OutputCall("-" if source is None else source, target, floor, exit_code)
 
 
 class _Chain(io.RawIOBase):
@@ -93,7 +114,7 @@ def try_cold_output(args: list[str]) -> bool:
     call = parse_output_args(args)
     if call is None or raw_requested(os.environ):
         return False
-    source, bound = call
+    source, bound = call.source, call.bound
     if source == "-":
         if sys.stdin is None:
             return False
@@ -106,16 +127,16 @@ def try_cold_output(args: list[str]) -> bool:
             return False
     else:
         return False
-    if not data or len(data) > bound:
+    if not data:
         return _step_aside(source, data)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return _step_aside(source, data)
+        text = None
     from summarizer.core.scrub import scrub
 
-    if scrub(text)[1]:
-        return _step_aside(source, data)
+    if len(data) > bound or text is None or scrub(text)[1]:
+        return _compress(call, data)
     restore_id = _store(data)
     if restore_id is None:
         return _step_aside(source, data)
@@ -128,21 +149,72 @@ def try_cold_output(args: list[str]) -> bool:
     return True
 
 
-def _record(size: int, restore_id: str) -> None:
+def _record(size: int, restore_id: str, result: Rendering | None = None) -> None:
+    """The ledger line (``summarizer gain``); a compressed result's token counts are estimates."""
     from summarizer.agents.paths import cache_dir
     from summarizer.gain.ledger import LEDGER_DIR, append
 
     directory = os.path.join(cache_dir(os.environ), LEDGER_DIR)
+    passthrough = result is None or result.passthrough
     append(
         directory,
         tool="output",
         command=None,
         size=size,
-        tokens_in=None,
-        tokens_out=None,
-        passthrough=True,
+        tokens_in=None if result is None else result.original_tokens,
+        tokens_out=None if result is None else result.compressed_tokens,
+        passthrough=passthrough,
         restore_id=restore_id,
     )
+
+
+def _compress(call: OutputCall, head: bytes) -> bool:
+    """Compress the input here (the engine needs neither click nor pydantic); True when done."""
+    from pathlib import Path
+
+    from summarizer.agents.paths import store_dir
+    from summarizer.core.errors import InputError, StorageError
+    from summarizer.output.compressor import Plan
+    from summarizer.output.deliver import deliver
+    from summarizer.output.originals import OriginalStore
+
+    try:
+        store = OriginalStore.configured(Path(store_dir(os.environ)), os.environ)
+    except InputError:
+        return _step_aside(call.source, head)
+    if call.source == "-":
+        rest = sys.stdin.buffer if sys.stdin is not None else None
+        stream: io.BufferedIOBase = io.BufferedReader(_Chain(head, rest))  # type: ignore[arg-type]
+    else:
+        stream = open(call.source, "rb")  # noqa: SIM115 (closed below)
+    from summarizer.agents.run_compress import team_patterns
+
+    failures, noise = team_patterns("summarizer output")
+    plan = Plan(
+        target_tokens=call.target,
+        floor_tokens=call.floor,
+        exit_code=call.exit_code,
+        failure_patterns=failures,
+        noise_patterns=noise,
+    )
+    try:
+        result = deliver(stream, store, plan, out=sys.stdout.buffer, name=call.source)  # type: ignore[arg-type]
+    except StorageError as exc:
+        sys.stderr.write(f"summarizer: {exc}\n")
+        sys.exit(exc.exit_code)
+    except BrokenPipeError:
+        # The reader went away (`| head`): exit 1 quietly, as the click command does.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(1)
+    finally:
+        stream.close()
+    _record(result.bytes, result.restore_id, result)
+    if store.dropped is not None:
+        sys.stderr.write(
+            f"summarizer output: the input ({store.dropped[1]:,} bytes) is over "
+            "SUMMARIZER_ORIGINALS_MAX_BYTES; its original was not stored, so restore cannot give it back\n"
+        )
+    return True
 
 
 def _store(data: bytes) -> str | None:

@@ -1,7 +1,8 @@
 """The large-output half of ``summarizer run``: compress what the command printed, store it, print.
 
-Reached only when the output is past the pass-through bound (or not valid UTF-8), so importing
-the compression engine here costs nothing on the common path. The output already held in memory
+Reached only when the output is past the floor in bytes (or not valid UTF-8). The engine runs
+without pydantic, the settings model or the tokenizer (token counts are estimated from the
+bytes), so deciding costs little more than the read. The output already held in memory
 is replayed first, then the rest is read from the child's pipe as the compressor asks for it:
 one pass, the original streamed into the store, memory bounded.
 
@@ -17,7 +18,9 @@ from typing import TYPE_CHECKING, BinaryIO, cast
 from summarizer.agents.child import ChildOutput, write_all
 
 if TYPE_CHECKING:
-    from summarizer.output import OriginalNotStored, OriginalStore, OutputResult
+    from summarizer.output.kept import Rendering
+    from summarizer.output.models import OutputResult
+    from summarizer.output.originals import OriginalNotStored, OriginalStore
 
 __all__ = ["compress_run", "shown_tokens", "team_patterns", "with_exit_code"]
 
@@ -83,18 +86,22 @@ def compress_run(
 
     ``command`` labels the ledger record (``summarizer gain``); ``piped`` is the display trimmer
     the output goes into (``--piped-into``), counted on both sides of the record."""
-    from summarizer import app
+    import os
+    from pathlib import Path
+
+    from summarizer.agents.paths import store_dir
     from summarizer.core.errors import SummarizerError
-    from summarizer.output import OriginalNotStored, OutputOptions, compress
+    from summarizer.output.compressor import Plan, compress_plain
+    from summarizer.output.originals import OriginalNotStored, OriginalStore
 
     stream = _Replay(head, child)
     try:
-        store = app.build_originals(app.load_settings())
+        # Not app.build_originals: the composition root imports the pydantic Settings. The
+        # store's own factory with the same directory rule (tests/agents/test_cold_path.py).
+        store = OriginalStore.configured(Path(store_dir(os.environ)), os.environ)
         failures, noise = team_patterns("summarizer run")
-        options = OutputOptions(
-            target_tokens=target, floor_tokens=floor, failure_patterns=failures, noise_patterns=noise
-        )
-        result = compress(cast("BinaryIO", stream), store, options)
+        plan = Plan(target_tokens=target, floor_tokens=floor, failure_patterns=failures, noise_patterns=noise)
+        result = compress_plain(cast("BinaryIO", stream), store, plan)
     except OriginalNotStored as failure:
         return _hand_back(failure, stream, child, streamed or 0)
     except SummarizerError as exc:
@@ -116,7 +123,7 @@ def compress_run(
     return status
 
 
-def _print(result: OutputResult, store: OriginalStore, streamed: int, status: int) -> str | None:
+def _print(result: Rendering, store: OriginalStore, streamed: int, status: int) -> str | None:
     """Print what follows the streamed head; the text printed, or None when it was the original."""
     if result.passthrough:
         # Byte-identical, from the stored original, after what was already streamed.
@@ -144,7 +151,7 @@ def _after_head(rendering: str, streamed: int, status: int) -> str:
     return text
 
 
-def shown_tokens(output: bytes, result: OutputResult, stream_bytes: int, status: int = 0) -> int:
+def shown_tokens(output: bytes, result: OutputResult | Rendering, stream_bytes: int, status: int = 0) -> int:
     """The tokens an agent reads when ``run`` prints ``output`` compressed as ``result``: the
     ``stream_bytes`` head (``summarizer.agents.run.STREAM_BYTES``), the marker and the rendering
     (``discover`` measures missed savings with it)."""
@@ -158,7 +165,7 @@ def shown_tokens(output: bytes, result: OutputResult, stream_bytes: int, status:
 
 def _record(
     command: str | None,
-    result: OutputResult,
+    result: Rendering,
     shown: str | None,
     streamed: bytes,
     store: OriginalStore,

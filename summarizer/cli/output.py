@@ -80,8 +80,9 @@ def output(
     from summarizer import app
     from summarizer.agents.run_compress import team_patterns
     from summarizer.gain.ledger import LEDGER_DIR, append_result
-    from summarizer.output import OutputOptions
+    from summarizer.output.compressor import Plan
     from summarizer.output.deliver import deliver
+    from summarizer.output.models import result_of
 
     settings = app.load_settings()
     ledger = str(settings.cache_dir / LEDGER_DIR)
@@ -91,18 +92,18 @@ def output(
             return
         store = app.build_originals(settings)
         failures, noise = team_patterns("summarizer output")
-        options = OutputOptions(
+        plan = Plan(
             target_tokens=target,
             floor_tokens=floor,
             exit_code=exit_code,
             failure_patterns=failures,
             noise_patterns=noise,
         )
-        result = deliver(stream, store, options, out=sys.stdout.buffer, as_json=as_json, name=source)
+        result = deliver(stream, store, plan, out=sys.stdout.buffer, as_json=as_json, name=source)
     finally:
         if stream is not sys.stdin.buffer:
             stream.close()
-    append_result(ledger, result, tool="output", command=command)
+    append_result(ledger, result_of(result), tool="output", command=command)
     if store.dropped is not None:
         click.echo(
             f"summarizer output: the input ({store.dropped[1]:,} bytes) is over "

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
+from summarizer.output.kept import Kept
 from summarizer.output.lines import RENDER_LINE_CHARS, truncate_for_render
-from summarizer.output.models import Coordinate
 from summarizer.output.verdicts import ERROR_KINDS
 
 __all__ = ["Messages", "body_line"]
@@ -38,7 +38,7 @@ class Messages:
         self.last_args: dict[tuple[str, str], list[str]] = {}
 
 
-def body_line(coord: Coordinate, entry_note: str, seen: Messages, full_bytes: int | None = None) -> str:
+def body_line(coord: Kept, entry_note: str, seen: Messages, full_bytes: int | None = None) -> str:
     text = coord.text
     if coord.location and coord.kind in ERROR_KINDS:
         after = text.split(coord.location, 1)[1] if coord.location in text else ""

@@ -5,8 +5,10 @@ byte-for-byte in the content-addressed store while reading (so the original is a
 ``summarizer restore`` away), runs the :class:`~summarizer.output.engine.Engine` over the chunks
 and renders the result with :func:`~summarizer.output.render.render`.
 
-Token counts use the real o200k tokenizer (:func:`summarizer.core.tokens.count_tokens`). Counting is
-about 1 MB/s, so past :data:`EXACT_TOKEN_BYTES` (256 KB) the original's count is extrapolated from every
+Token counts: decisions and budgets use an estimate from the bytes
+(:func:`~summarizer.output.kept.estimate_tokens`); the real o200k tokenizer is loaded only when
+the caller reports counts (:func:`compress`, ``--json``, the MCP envelope). Counting is about
+1 MB/s, so past :data:`EXACT_TOKEN_BYTES` (256 KB) the original's count is extrapolated from every
 :data:`TOKEN_SAMPLE_EVERY`-th chunk and ``original_tokens_exact`` says so.
 
 Pass-through: inputs under the floor (500 tokens) come back unchanged; byte-identical unless the
@@ -18,40 +20,67 @@ through up to 10,000 tokens. A test run where every test passed collapses to its
 
 from __future__ import annotations
 
-import dataclasses
-from typing import BinaryIO, Literal
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, BinaryIO, Literal
 
 from summarizer.core.scrub import KeyBlocks
-from summarizer.core.tokens import count_tokens, is_exact
 from summarizer.output.classify import decide
 from summarizer.output.engine import Engine, ExtraRules
+from summarizer.output.header import Verdict
+from summarizer.output.kept import (
+    DEFAULT_BUDGET,
+    DEFAULT_FLOOR,
+    DEFAULT_THRESHOLD,
+    Rendering,
+    estimate_bytes,
+    estimate_tokens,
+)
 from summarizer.output.lines import iter_chunks
-from summarizer.output.models import DEFAULT_BUDGET, DEFAULT_THRESHOLD, OutputOptions, OutputResult
 from summarizer.output.originals import OriginalStore, TeeReader
 from summarizer.output.progress import Progress, terminal_progress
-from summarizer.output.render import passthrough_result, render
+from summarizer.output.render import render
 from summarizer.output.shape import Shape
+from summarizer.output.snapshot import Scrubbed, Snapshot, take
 from summarizer.output.verdicts import all_pass
 
-__all__ = ["compress", "resolve_target"]
+if TYPE_CHECKING:
+    from summarizer.output.models import OutputOptions, OutputResult
+
+__all__ = ["Plan", "compress", "compress_plain", "resolve_target"]
 
 EXACT_TOKEN_BYTES = 1 << 18
 TOKEN_SAMPLE_EVERY = 4
 TOKEN_SAMPLE_BYTES = 16 * 1024
 MIN_TARGET = 150
+_RETRIES = 4
 # Under the pass-through size, a rendering that saves less than this share is not worth reading
 # instead of the original: the original passes through.
 MIN_SAVING = 0.25
 
 
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How to compress (plain values: the cold paths never import pydantic)."""
+
+    target_tokens: int | None = None
+    floor_tokens: int = DEFAULT_FLOOR
+    exit_code: int | None = None
+    exact_tokens: bool = False
+    # A team's own rules (rules.toml, docs/rules.md): regexes searched in each line. A failure
+    # pattern makes a line an error coordinate; a noise pattern drops a line, unless it is a failure.
+    failure_patterns: tuple[str, ...] = ()
+    noise_patterns: tuple[str, ...] = ()
+
+
 class _TokenEstimate:
     """Exact token count for the first 256 KB, then a 16 KB slice of every 4th chunk, extrapolated.
 
-    The tokenizer runs at about 1 MB/s, so counting a 100 MB log exactly would cost more than the
-    whole compression; the slices keep the estimate within a few percent on real logs.
+    The tokenizer runs at about 1 MB/s and costs 0.5 s and 80 MB to load, so it is used only when
+    the caller reports counts (``exact``); otherwise the count is estimated from the bytes.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, exact: bool) -> None:
+        self.exact = exact
         self.tokens = 0
         self.bytes = 0
         self.chunks = 0
@@ -59,6 +88,10 @@ class _TokenEstimate:
 
     def add(self, data: bytes) -> None:
         """Count (or sample) one chunk of complete lines."""
+        if not self.exact:
+            return
+        from summarizer.core.tokens import count_tokens
+
         self.chunks += 1
         if self.bytes < EXACT_TOKEN_BYTES:
             piece = data
@@ -75,6 +108,10 @@ class _TokenEstimate:
 
     def total(self, total_bytes: int, *, ends_with_newline: bool) -> tuple[int, bool]:
         """(tokens, exact) for an input of ``total_bytes``."""
+        if not self.exact:
+            return estimate_bytes(total_bytes), False
+        from summarizer.core.tokens import is_exact
+
         if total_bytes == 0:
             return 0, is_exact()
         if self.complete and self.bytes >= total_bytes:
@@ -82,8 +119,21 @@ class _TokenEstimate:
         return round(self.tokens * total_bytes / max(self.bytes, 1)), False
 
 
+def count_exact(text: str, piece: int = 1 << 18) -> int:
+    """Token count of a possibly huge rendering, in newline-aligned pieces (bounded memory)."""
+    from summarizer.core.tokens import count_tokens
+
+    total, start = 0, 0
+    while start < len(text):
+        end = text.find("\n", start + piece)
+        end = len(text) if end < 0 else end + 1
+        total += count_tokens(text[start:end])
+        start = end
+    return total
+
+
 def resolve_target(
-    original_tokens: int, options: OutputOptions, *, all_passed: bool = False, shape: Shape | None = None
+    original_tokens: int, plan: Plan | OutputOptions, *, all_passed: bool = False, shape: Shape | None = None
 ) -> int | None:
     """The token budget, or ``None`` when the input passes through unchanged.
 
@@ -93,44 +143,47 @@ def resolve_target(
     output is compressed above 10,000 tokens. A test run where everything passed always collapses
     to its summary: hundreds of PASSED lines tell an agent nothing the counts do not.
     """
-    if original_tokens <= options.floor_tokens:
+    if original_tokens <= plan.floor_tokens:
         return None
-    if options.target_tokens is not None:
-        return None if original_tokens <= options.target_tokens else options.target_tokens
-    if all_passed:
-        return DEFAULT_BUDGET
-    if original_tokens > DEFAULT_THRESHOLD:
+    if plan.target_tokens is not None:
+        return None if original_tokens <= plan.target_tokens else plan.target_tokens
+    if all_passed or original_tokens > DEFAULT_THRESHOLD:
         return DEFAULT_BUDGET
     if shape is not None and shape.compressible:
         return min(DEFAULT_BUDGET, max(original_tokens // 6, MIN_TARGET))
     return None
 
 
-def compress(
+def _passthrough(store: OriginalStore, snap: Snapshot, verdict: Verdict) -> Rendering:
+    """The input itself (scrubbed if it must be)."""
+    from summarizer.core.scrub import scrub
+
+    original = b"".join(store.iter_bytes(verdict.restore_id))
+    text, found = scrub(original.decode("utf-8", "replace"))
+    compressed = verdict.original_tokens
+    if found:
+        compressed = count_exact(text) if verdict.exact else estimate_tokens(text)
+    return verdict.rendering(snap, text=text, compressed=compressed, target=None, redactions=len(found))
+
+
+def compress_plain(
     stream: BinaryIO,
     store: OriginalStore,
-    options: OutputOptions | None = None,
+    plan: Plan | None = None,
     *,
     progress: Progress | Literal["auto"] | None = "auto",
-) -> OutputResult:
-    """Compress one tool output read from ``stream``; the original is kept in ``store``.
-
-    ``progress`` is told the bytes read after each chunk; ``"auto"`` (the default) reports on
-    stderr when it is a terminal and the input passes 50 MB, ``None`` never reports.
-
-    Raises :class:`~summarizer.output.originals.OriginalNotStored` when the store cannot be
-    written; it carries the bytes already read, and ``stream`` is left just past them.
-    """
-    options = options or OutputOptions()
+) -> Rendering:
+    """:func:`compress` without pydantic: the cold paths of ``run`` and ``output`` use this."""
+    plan = plan or Plan()
     writer = store.writer()
-    engine = Engine(rules=ExtraRules.compile(options.failure_patterns, options.noise_patterns))
+    engine = Engine(rules=ExtraRules.compile(plan.failure_patterns, plan.noise_patterns))
     keys = KeyBlocks()
-    counter = _TokenEstimate()
+    counter = _TokenEstimate(plan.exact_tokens)
     report = terminal_progress() if progress == "auto" else progress
     try:
         for chunk in iter_chunks(TeeReader(stream, writer)):
             # Key blocks are redacted before the engine folds or drops any line (see KeyBlocks).
-            engine.feed(dataclasses.replace(chunk, data=keys(chunk.data)))
+            engine.feed(replace(chunk, data=keys(chunk.data)))
             counter.add(chunk.data)
             if report is not None:
                 report(writer.size)
@@ -142,31 +195,73 @@ def compress(
             report.close()
     engine.finish()
     restore_id = writer.commit()
-    total_bytes = writer.size
-    original_tokens, exact = counter.total(total_bytes, ends_with_newline=writer.ends_with_newline)
+    tokens, exact = counter.total(writer.size, ends_with_newline=writer.ends_with_newline)
     shape = engine.shape()
-    target = resolve_target(original_tokens, options, all_passed=all_pass(engine), shape=shape)
+    target = resolve_target(tokens, plan, all_passed=all_pass(engine), shape=shape)
     if target is None and writer.dropped:
-        target = max(original_tokens, 1)  # too big to store, so no stored copy to pass through
-    classification = decide(engine.family_counts())
-    if target is None:
-        return passthrough_result(
-            store, restore_id, engine, classification, original_tokens, exact, total_bytes, options
-        )
-    result = render(
-        engine,
-        store_id=restore_id,
-        classification=classification,
-        original_tokens=original_tokens,
-        exact=exact,
-        total_bytes=total_bytes,
-        target=target,
-        options=options,
+        target = max(tokens, 1)  # too big to store, so no stored copy to pass through
+    clean = Scrubbed()
+    snap = take(engine, clean, patterns=target is not None)
+    scrubbed = clean.redactions
+    verdict = Verdict.of(
+        snap,
         content=shape.content,
+        classification=decide(engine.family_counts()),
+        shape=shape.name,
+        original_tokens=tokens,
+        exact=exact,
+        total_bytes=writer.size,
+        restore_id=restore_id,
+        exit_code=plan.exit_code,
     )
-    optional = options.target_tokens is None and original_tokens <= DEFAULT_THRESHOLD and not writer.dropped
-    if optional and result.compressed_tokens > original_tokens * (1 - MIN_SAVING):
-        return passthrough_result(
-            store, restore_id, engine, classification, original_tokens, exact, total_bytes, options
+    if target is None:
+        return _passthrough(store, snap, verdict)
+    result = render(snap, clean, verdict, target=target, exact=count_exact if plan.exact_tokens else None)
+    tighter = target
+    for _ in range(_RETRIES if plan.exact_tokens else 0):
+        if result.compressed_tokens <= target or tighter <= 1:
+            break
+        # The estimate ran short on this text (numbers cost a token each): shrink the optional
+        # tiers by the share it was over, and render again.
+        over = result.compressed_tokens - target
+        tighter = max(tighter * target // result.compressed_tokens - over, 1)
+        again = Scrubbed()
+        again.redactions = scrubbed
+        result = replace(
+            render(snap, again, verdict, target=tighter, exact=count_exact), target_tokens=target
         )
+    optional = plan.target_tokens is None and tokens <= DEFAULT_THRESHOLD and not writer.dropped
+    if optional and not snap.collapse and result.compressed_tokens > tokens * (1 - MIN_SAVING):
+        return _passthrough(store, snap, verdict)
     return result
+
+
+def compress(
+    stream: BinaryIO,
+    store: OriginalStore,
+    options: OutputOptions | None = None,
+    *,
+    progress: Progress | Literal["auto"] | None = "auto",
+) -> OutputResult:
+    """Compress one tool output read from ``stream``; the original is kept in ``store``.
+
+    Token counts in the result are the real tokenizer's (``original_tokens_exact`` says when the
+    original's count was extrapolated). ``progress`` is told the bytes read after each chunk;
+    ``"auto"`` (the default) reports on stderr when it is a terminal and the input passes 50 MB,
+    ``None`` never reports.
+
+    Raises :class:`~summarizer.output.originals.OriginalNotStored` when the store cannot be
+    written; it carries the bytes already read, and ``stream`` is left just past them.
+    """
+    from summarizer.output.models import OutputOptions, result_of
+
+    options = options or OutputOptions()
+    plan = Plan(
+        options.target_tokens,
+        options.floor_tokens,
+        options.exit_code,
+        exact_tokens=True,
+        failure_patterns=options.failure_patterns,
+        noise_patterns=options.noise_patterns,
+    )
+    return result_of(compress_plain(stream, store, plan, progress=progress))

@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, BinaryIO, NoReturn
 
 from summarizer.core.errors import InputError, StorageError
-from summarizer.core.jsonio import pretty
 
 if TYPE_CHECKING:
-    from summarizer.output.models import OutputOptions, OutputResult
+    from summarizer.output.compressor import Plan
+    from summarizer.output.kept import Rendering
     from summarizer.output.originals import OriginalNotStored, OriginalStore
 
 __all__ = ["deliver"]
@@ -27,23 +27,33 @@ __all__ = ["deliver"]
 def deliver(
     stream: BinaryIO,
     store: OriginalStore,
-    options: OutputOptions,
+    plan: Plan,
     *,
     out: BinaryIO,
     as_json: bool = False,
     name: str = "-",
-) -> OutputResult:
-    """Compress ``stream`` into ``store`` and write what ``summarizer output`` prints to ``out``."""
-    from summarizer.output import OriginalNotStored, compress
+) -> Rendering:
+    """Compress ``stream`` into ``store`` and write what ``summarizer output`` prints to ``out``.
+
+    The JSON envelope reports real token counts (the tokenizer is loaded for it); the text
+    rendering estimates them from the bytes, so pydantic and the tokenizer stay unloaded.
+    """
+    from dataclasses import replace
+
+    from summarizer.output.compressor import compress_plain
+    from summarizer.output.originals import OriginalNotStored
 
     try:
-        result = compress(stream, store, options)
+        result = compress_plain(stream, store, replace(plan, exact_tokens=as_json or plan.exact_tokens))
     except OriginalNotStored as failure:
         _hand_back(failure, stream, out, as_json=as_json)
     if result.bytes == 0:
         raise InputError(f"input {name!r} is empty; give it some content")
     if as_json:
-        out.write((pretty(result.model_dump(mode="json")) + "\n").encode("utf-8"))
+        from summarizer.core.jsonio import pretty
+        from summarizer.output.models import result_of
+
+        out.write((pretty(result_of(result).model_dump(mode="json")) + "\n").encode("utf-8"))
     elif result.passthrough and not result.redactions:
         for block in store.iter_bytes(result.restore_id):  # byte-identical: the stored original
             out.write(block)

@@ -23,7 +23,9 @@ from itertools import accumulate
 from summarizer.output import coordinates as co
 from summarizer.output import formats, rules
 from summarizer.output.classify import FamilyCounts
+from summarizer.output.context import BEFORE, Context
 from summarizer.output.frames import TraceBlock
+from summarizer.output.kept import ERROR_KINDS
 from summarizer.output.lines import MAX_LINE_BYTES, Chunk, clean_chunk, decode_line, is_binary, scan_windows
 from summarizer.output.patterns import MAX_TEMPLATES, Sampler
 from summarizer.output.shape import Shape, decide_shape
@@ -194,7 +196,15 @@ class Engine:
     _prev: bytes = b""
     _chunk: RawLines | list[bytes] = field(default_factory=list)
     _index: int = 0
+    _cur_n: int = 0
     _last_raw: bytes = b""
+    _tail: list[bytes] = field(default_factory=list)
+    ctx: Context = field(default_factory=Context)
+
+    @property
+    def context(self) -> dict[int, bytes]:
+        """Lines kept around failures (line number -> raw bytes), apart from the coordinates."""
+        return self.ctx.lines
 
     # -- hot path -------------------------------------------------------------------------------
     def feed(self, chunk: Chunk) -> None:
@@ -238,7 +248,7 @@ class Engine:
                 continue
             template = tpls[index]
             self._prev = raws[index - 1] if index else self._last_raw
-            self._chunk, self._index = raws, index
+            self._chunk, self._index, self._cur_n = raws, index, n0 + index + 1
             self._slow(n0 + index + 1, raws[index], template, templates[template], long_lines.get(index))
             pos = index + 1
             if self._busy():
@@ -247,6 +257,7 @@ class Engine:
             self._add_window(n0 + index + 1, offset, window, chunk.long_lines, index)
         self._sample_chunk(raws, tpls, n0)
         self._last_raw = raws[size - 1] if size else b""
+        self._tail = (self._tail + [raws[i] for i in range(max(0, size - BEFORE), size)])[-BEFORE:]
         self.line_no = n0 + size
         self._timestamps(raws, n0 + 1)
         if len(templates) > self.max_templates:
@@ -258,6 +269,7 @@ class Engine:
             or self._failure is not None
             or self._expect_exception
             or self._items is not None
+            or self.ctx.busy
         )
 
     def _drain(self, raws: RawLines, tpls: list[bytes], n0: int, pos: int, long_lines: dict[int, int]) -> int:
@@ -266,7 +278,7 @@ class Engine:
         while pos < len(tpls) and self._busy():
             template = tpls[pos]
             self._prev = raws[pos - 1] if pos else self._last_raw
-            self._chunk, self._index = raws, pos
+            self._chunk, self._index, self._cur_n = raws, pos, n0 + pos + 1
             self._slow(n0 + pos + 1, raws[pos], template, templates[template], long_lines.get(pos))
             pos += 1
         return pos
@@ -326,6 +338,8 @@ class Engine:
         cls = rec.cls
         lc = rec.lc
         text = None
+        if self.ctx.busy:
+            self.ctx.next_line(n, raw)
         if self._items is not None and self._in_items(n, raw):
             return
         if self._failure is not None and self._in_failure(n, raw, cls):
@@ -513,6 +527,8 @@ class Engine:
         if len(self.coords) >= MAX_COORDINATES:
             self.coords_not_listed += 1
             return
+        if kind in ERROR_KINDS and n == self._cur_n:
+            self.ctx.failure(n, raw, self._before(n))
         keep = _COORD_BYTES if self._coord_bytes < _COORD_MEMORY else _COORD_BYTES_LOW
         kept = raw[:keep]
         self._coord_bytes += len(kept)
@@ -520,8 +536,21 @@ class Engine:
             full = len(raw)
         self.coords[key] = CoordEntry(kind, n, kept, 1, n, full)
 
+    def _before(self, n: int) -> list[tuple[int, bytes]]:
+        """The (up to) 3 lines before the current line, from this chunk or the previous one's tail."""
+        raws, index = self._chunk, self._index
+        out: list[tuple[int, bytes]] = []
+        for back in range(1, BEFORE + 1):
+            at = index - back
+            if at >= 0:
+                out.append((n - back, raws[at]))
+            elif -at <= len(self._tail):
+                out.append((n - back, self._tail[at]))
+        return out
+
     def finish(self) -> None:
         """Close any open block at the end of input; total the passing-test and binary lines."""
+        self.ctx.finish()
         self._close_failure()
         self._close_trace()
         for template, rec in self.templates.items():

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from summarizer.output.models import Coordinate
+from summarizer.output.kept import Kept
 
 __all__ = [
     "FACTOR_MARK",
@@ -60,7 +60,7 @@ class WarningGroup:
 
     file: str
     code: str
-    first: Coordinate
+    first: Kept
     source_lines: list[str] = field(default_factory=list)
     output_lines: list[int] = field(default_factory=list)
     count: int = 0
@@ -122,7 +122,7 @@ def _code(text: str) -> str:
     return next(g for g in match.groups() if g)
 
 
-def group_warnings(coords: Sequence[Coordinate]) -> list[WarningGroup]:
+def group_warnings(coords: Sequence[Kept]) -> list[WarningGroup]:
     """Group located warnings and notes by (file, code), in order of first appearance."""
     groups: dict[tuple[str, str], WarningGroup] = {}
     for coord in coords:
@@ -144,15 +144,13 @@ def _template(text: str) -> str:
     return _NUM.sub("#", text)
 
 
-def merge_numeric(
-    coords: Sequence[Coordinate], *, min_count: int = 6
-) -> tuple[list[Coordinate], dict[int, str]]:
+def merge_numeric(coords: Sequence[Kept], *, min_count: int = 6) -> tuple[list[Kept], dict[int, str]]:
     """Fold warnings that differ only in numbers, when a shape repeats ``min_count`` times or more.
 
     Returns the coordinates to show and, per kept first occurrence (by line), the note to append:
     ``[×326 like this, lines 12…1980; varying: 30…355]``.
     """
-    shapes: dict[str, list[Coordinate]] = {}
+    shapes: dict[str, list[Kept]] = {}
     for coord in coords:
         if coord.kind in _MERGED_KINDS:
             shapes.setdefault(_template(coord.text[:400]), []).append(coord)

@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from summarizer.output.classify import Classification
+from summarizer.output.kept import DEFAULT_BUDGET, DEFAULT_FLOOR, DEFAULT_THRESHOLD, Rendering
 
-__all__ = ["Coordinate", "OutputOptions", "OutputResult", "PatternSummary", "Sample"]
-
-DEFAULT_THRESHOLD = 10_000
-DEFAULT_BUDGET = 3_000
+__all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_THRESHOLD",
+    "Coordinate",
+    "OutputOptions",
+    "OutputResult",
+    "PatternSummary",
+    "Sample",
+    "result_of",
+]
 
 
 class OutputOptions(BaseModel):
@@ -18,7 +27,7 @@ class OutputOptions(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     target_tokens: int | None = Field(default=None, gt=0)
-    floor_tokens: int = Field(default=500, ge=0)
+    floor_tokens: int = Field(default=DEFAULT_FLOOR, ge=0)
     exit_code: int | None = None
     # A team's own rules (rules.toml, docs/rules.md): regexes searched in each line. A failure
     # pattern makes a line an error coordinate; a noise pattern drops a line, unless it is a failure.
@@ -95,3 +104,8 @@ class OutputResult(BaseModel):
     restore_id: str
     restore_hint: str
     text: str
+
+
+def result_of(rendering: Rendering) -> OutputResult:
+    """The public envelope of a rendering."""
+    return OutputResult.model_validate(asdict(rendering))

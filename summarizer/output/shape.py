@@ -88,9 +88,9 @@ def _shares(
             rows["pass"] += count
         if cls in (co.COORD, co.FRAME):
             rows["coord"] += count
-        if _DIFF_ROW.match(text):
-            rows["diff"] += count
-        elif text[:1] in "+- " and not text.startswith(("- ", "+ ")) and "diff" in rows:
+        if _DIFF_ROW.match(text) or (
+            text[:1] in "+- " and not text.startswith(("- ", "+ ")) and "diff" in rows
+        ):
             rows["diff"] += count
         if LISTING_ROW.match(text):
             rows["listing"] += count

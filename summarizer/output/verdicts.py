@@ -10,24 +10,11 @@ import re
 
 from summarizer.output.engine import Engine
 from summarizer.output.frames import is_third_party
-from summarizer.output.models import Coordinate
+from summarizer.output.kept import ERROR_KINDS, Kept
 from summarizer.output.runners import RunCounts, failing_names, run_counts
 
 __all__ = ["ERROR_KINDS", "WARNING_KINDS", "all_pass", "failing_tests", "first_error", "run_counts_of"]
 
-ERROR_KINDS = {
-    "error",
-    "exception",
-    "failing_test",
-    "alert",
-    "location",
-    "docker_event",
-    "diagnostic",
-    "conflict",
-    "http_5xx",
-    "error_in_line",
-    "error_block",
-}
 # What "first error" may point at, by severity: a line that is an error by its format's own rules
 # or a failing test; then bare locations; then, when the output holds no error at all, a warning
 # (a banner or an info line never qualifies: it is no coordinate).
@@ -51,11 +38,11 @@ _NOT_FIRST = re.compile(r">|Traceback \(most recent call last\)")
 _ERROR_START = re.compile(r"\s*(?:[\w.]*(?:Error|Exception)\b|ERROR\b|error\b|fatal\b|FATAL\b|FAIL)")
 
 
-def failing_tests(coords: list[Coordinate]) -> list[str]:
+def failing_tests(coords: list[Kept]) -> list[str]:
     return failing_names(c.text for c in coords if c.kind == "failing_test")
 
 
-def first_error(coords: list[Coordinate]) -> Coordinate | None:
+def first_error(coords: list[Kept]) -> Kept | None:
     """The first real failure, by severity: an error or failing test before a bare location, a
     warning only when nothing is worse; the project's own code before third-party frames."""
     for kinds in (_FIRSTERROR_KINDS, _FALLBACK_KINDS, WARNING_KINDS):
@@ -70,7 +57,7 @@ def first_error(coords: list[Coordinate]) -> Coordinate | None:
     return None
 
 
-def _inside_test(first: Coordinate, found: list[Coordinate]) -> Coordinate:
+def _inside_test(first: Kept, found: list[Kept]) -> Kept:
     """A failing test's header stands for its failure only when its block names no error line."""
     if first.kind != "failing_test":
         return first
@@ -83,11 +70,11 @@ def _inside_test(first: Coordinate, found: list[Coordinate]) -> Coordinate:
     return first
 
 
-def _heads_a_failure(coord: Coordinate) -> bool:
+def _heads_a_failure(coord: Kept) -> bool:
     return coord.kind == "failing_test" or bool(_ERROR_START.match(coord.text))
 
 
-def run_counts_of(coords: list[Coordinate]) -> RunCounts | None:
+def run_counts_of(coords: list[Kept]) -> RunCounts | None:
     return run_counts(c.text for c in coords if c.kind in ("summary", "failing_test", "error"))
 
 

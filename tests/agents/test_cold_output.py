@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from summarizer.agents.cold_output import parse_output_args
-from summarizer.agents.run import COLD_MAX_BYTES, DEFAULT_THRESHOLD, RunCall, parse
+from summarizer.agents.run import COLD_MAX_BYTES, RunCall, parse
 from summarizer.cli.output import output
 
 TOKENS = st.sampled_from(
@@ -52,7 +52,7 @@ def _click(args: list[str]) -> dict[str, object] | None:
 
 @given(st.lists(TOKENS, max_size=6))
 def test_what_the_cold_output_parser_reads_click_reads_the_same(args: list[str]) -> None:
-    """Accepted by hand: click accepts it too, with the same source and the same pass-through bound."""
+    """Accepted by hand: click accepts it too, with the same source, options and pass-through bound."""
     cold = parse_output_args(args)
     if cold is None:
         return
@@ -61,8 +61,9 @@ def test_what_the_cold_output_parser_reads_click_reads_the_same(args: list[str])
     target = params["target"]
     floor = params["floor"]
     assert isinstance(floor, int) and (target is None or isinstance(target, int))
-    bound = max(floor, target if target is not None else DEFAULT_THRESHOLD)
-    assert cold == (params["source"], min(bound, COLD_MAX_BYTES))
+    bound = max(floor, target if target is not None else 0)
+    got = (cold.source, cold.target, cold.floor, cold.exit_code, cold.bound)
+    assert got == (params["source"], target, floor, params["exit_code"], min(bound, COLD_MAX_BYTES))
 
 
 @pytest.mark.parametrize("args", [["--target=800", "log.txt"], ["--floor", "10", "-"], ["--exit-code", "-2"]])

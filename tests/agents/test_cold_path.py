@@ -54,11 +54,20 @@ def test_the_pass_through_path_imports_nothing_heavy(args: list[str], stdin: byt
     assert out
 
 
-def test_a_large_output_loads_the_engine(tmp_path: Path) -> None:
-    """Past the byte bound the compressor (and the tokenizer) are loaded, once."""
-    code = "for i in range(3000): print(f'line {i} ERROR x.py:{i}: boom')"
-    loaded, out = _loaded(["run", "--", sys.executable, "-c", code], b"", tmp_path)
-    assert "summarizer.output.models" in loaded and b"summarizer restore" in out
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "--", sys.executable, "-c", "for i in range(3000): print(f'line {i} ERROR x.py:{i}: boom')"],
+        ["output", "-"],
+    ],
+)
+def test_a_large_output_is_compressed_without_anything_heavy(args: list[str], tmp_path: Path) -> None:
+    """Past the byte bound the engine runs, still without pydantic, settings or the tokenizer."""
+    stdin = (
+        b"".join(b"line %d ERROR x.py:%d: boom\n" % (i, i) for i in range(3000)) if "output" in args else b""
+    )
+    loaded, out = _loaded([*args], stdin, tmp_path)
+    assert loaded == set() and b"summarizer restore" in out
 
 
 @pytest.mark.parametrize(

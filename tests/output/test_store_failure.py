@@ -23,7 +23,8 @@ from click.testing import CliRunner
 import summarizer.output
 from summarizer.cli import main
 from summarizer.core.errors import StorageError
-from summarizer.output import OriginalNotStored, OriginalStore, OutputOptions
+from summarizer.output import OriginalNotStored, OriginalStore
+from summarizer.output.compressor import Plan
 from summarizer.output.deliver import deliver
 from summarizer.output.originals import OriginalWriter, ReadSoFar
 
@@ -76,7 +77,7 @@ def _deliver(
     out = io.BytesIO()
     stream = data.open("rb") if isinstance(data, Path) else io.BytesIO(data)
     with stream, pytest.raises(StorageError) as caught:
-        deliver(stream, Store(store_dir), OutputOptions(), out=out, as_json=as_json)
+        deliver(stream, Store(store_dir), Plan(), out=out, as_json=as_json)
     return Delivered(out.getvalue(), str(caught.value))
 
 

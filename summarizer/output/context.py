@@ -1,0 +1,114 @@
+"""The lines around a failure: ``grep -B3 -A1`` context and the failure's whole block.
+
+A failure line keeps the 3 lines before it and the line after it verbatim (they often name the
+step, the input or the variant that failed). The lines that *continue* it belong to its block and
+are kept too: lines indented deeper than the failure line, and lines opening with a continuation
+prefix (``DETAIL:``, ``HINT:``, ``Caused by:``, ``note:``, ``help:``, ``-->``, ``^--``, ``|``,
+``= ``). A process-id prefix (``==123==``, ``[pid 42]``) is looked through, so a memory checker's
+group is one block. A block past :data:`BLOCK_HEAD` lines keeps its first lines and its last line,
+with the restore range of what was left out.
+
+Context is kept apart from the coordinates: the rendering shows it when the budget allows and
+folds it first when the failures alone fill the budget (every failure line stays whole).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+__all__ = ["AFTER", "BEFORE", "BLOCK_HEAD", "Context"]
+
+BEFORE = 3
+AFTER = 1
+BLOCK_HEAD = 24
+_LINE_BYTES = 512
+_MAX_LINES = 200_000
+_PID = re.compile(rb"^(?:==\d+==|--\d+--|\*\*\d+\*\*|\[pid\s*\d+\])\s?")
+_CONTINUATION = re.compile(
+    rb"^\s*(?:DETAIL|HINT|CONTEXT|STATEMENT|QUERY|LOCATION|WHERE|Caused by|caused by|Cause|note|help"
+    rb"|NOTE|HELP|Hint|Note|Details?|Reason|reason|Suggestion|Did you mean|-->|\^-+|\||= |\.\.\.)"
+)
+
+
+def _body(raw: bytes) -> bytes:
+    return _PID.sub(b"", raw, count=1) if raw[:1] in b"=-*[" else raw
+
+
+def _indent(body: bytes) -> int:
+    return len(body) - len(body.lstrip())
+
+
+@dataclass(slots=True)
+class _Block:
+    indent: int
+    kept: int = 0
+    skipped_from: int = 0
+    last: tuple[int, bytes] | None = None
+
+
+@dataclass
+class Context:
+    """Collects context lines (line number -> raw bytes) while the engine streams."""
+
+    lines: dict[int, bytes] = field(default_factory=dict)
+    after: int = 0
+    folded: int = 0
+    _block: _Block | None = None
+
+    @property
+    def busy(self) -> bool:
+        """True while the next line must be seen (the line after a failure, or an open block)."""
+        return self.after > 0 or self._block is not None
+
+    def keep(self, n: int, raw: bytes) -> None:
+        """Keep line ``n`` as context (bounded in count and bytes)."""
+        if n > 0 and n not in self.lines and len(self.lines) < _MAX_LINES:
+            self.lines[n] = raw[:_LINE_BYTES]
+
+    def failure(self, n: int, raw: bytes, before: list[tuple[int, bytes]]) -> None:
+        """Line ``n`` is a failure: keep ``before`` and the next line, and open its block."""
+        for number, line in before:
+            self.keep(number, line)
+        self.after = AFTER
+        self._close()
+        self._block = _Block(_indent(_body(raw)))
+
+    def next_line(self, n: int, raw: bytes) -> None:
+        """Called for each line while :attr:`busy`, before the line is classified."""
+        if self.after:
+            self.after -= 1
+            self.keep(n, raw)
+        block = self._block
+        if block is None:
+            return
+        body = _body(raw)
+        stripped = body.strip()
+        if not stripped or (_indent(body) <= block.indent and not _CONTINUATION.match(body)):
+            self._close()
+            return
+        if block.kept < BLOCK_HEAD:
+            block.kept += 1
+            self.keep(n, raw)
+            return
+        block.skipped_from = block.skipped_from or n
+        block.last = (n, raw)
+
+    def _close(self) -> None:
+        block, self._block = self._block, None
+        if block is None or block.last is None:
+            return
+        last_n, last_raw = block.last
+        if last_n > block.skipped_from:
+            start, end = block.skipped_from, last_n - 1
+            self.folded += end - start + 1
+            self.keep(
+                start,
+                f"   [... {end - start + 1} lines of this block; restore --lines {start}:{end}]".encode(),
+            )
+        self.keep(last_n, last_raw)
+
+    def finish(self) -> None:
+        """Close the open block at the end of input."""
+        self._close()
+        self.after = 0

@@ -1,0 +1,123 @@
+"""A frozen view of the engine's state at the end of the stream: what the rendering reads.
+
+The rendering never touches the :class:`~summarizer.output.engine.Engine` itself: it reads this
+snapshot, taken once, with every kept text already decoded and scrubbed, so its functions are
+plain functions of their inputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from summarizer.core.scrub import LineScrubber, scrub
+from summarizer.output import coordinates as co
+from summarizer.output.engine import CoordEntry, Engine
+from summarizer.output.kept import Kept
+from summarizer.output.lines import decode_line
+from summarizer.output.patterns import PatternStat, merge_templates
+from summarizer.output.verdicts import all_pass
+
+__all__ = ["Scrubbed", "Snapshot", "take"]
+
+
+class Scrubbed:
+    """Scrubs texts and counts the redactions."""
+
+    def __init__(self) -> None:
+        self.redactions = 0
+
+    def __call__(self, text: str) -> str:
+        clean, found = scrub(text)
+        self.redactions += len(found)
+        return clean
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What the rendering needs, read once from the engine."""
+
+    lines: int
+    coords: tuple[Kept, ...]
+    entries: dict[int, CoordEntry]
+    context: tuple[tuple[int, str], ...]
+    soft_patterns: tuple[PatternStat, ...]
+    patterns: tuple[PatternStat, ...]
+    samples: tuple[tuple[int, bytes], ...]
+    frame_markers: tuple[tuple[int, str], ...]
+    http_4xx_more: int
+    http_4xx_range: tuple[int, int]
+    first_timestamp: tuple[int, str] | None
+    last_timestamp: tuple[int, str] | None
+    omitted_frames: int
+    binary_lines: int
+    noise_lines: int
+    soft_pruned: int
+    coords_not_listed: int
+    passed: int
+    collapse: bool
+
+
+def _coordinates(engine: Engine, clean: Scrubbed) -> tuple[Kept, ...]:
+    out: list[Kept] = []
+    # In line order through one LineScrubber: a private key whose BEGIN line and body lines are kept
+    # as separate coordinates is still known as key material (each line alone would not be).
+    lines = LineScrubber()
+    for entry in sorted(engine.coords.values(), key=lambda e: e.line):
+        text, found = lines(decode_line(entry.raw))
+        text = clean(text)
+        clean.redactions += len(found)
+        out.append(
+            Kept(
+                kind=entry.kind,
+                line=entry.line,
+                text=text,
+                location=co.find_location(text),
+                timestamp=co.find_timestamp(text),
+                count=entry.count,
+                last_line=entry.last_line if entry.count > 1 else None,
+            )
+        )
+    return tuple(out)
+
+
+def _pattern_rows(engine: Engine, soft: bool) -> list[tuple[str, int, int, int, bytes]]:
+    return [
+        (decode_line(t[:300]), engine.counts[t], r.first, engine.last[t], r.sample)
+        for t, r in engine.templates.items()
+        if (r.cls == co.SOFT) == soft and r.cls in (co.PLAIN, co.SOFT, co.HEADER)
+    ]
+
+
+def take(engine: Engine, clean: Scrubbed, *, patterns: bool = True) -> Snapshot:
+    """The snapshot of ``engine`` (finished); ``patterns=False`` skips the pattern merge."""
+    coords = _coordinates(engine, clean)
+    # A context line that repeats a kept coordinate (a frame seen twice) is that row's [×N].
+    kept = {c.line for c in coords}
+    texts = {e.raw for e in engine.coords.values()}
+    context = tuple(
+        (n, clean(decode_line(raw)))
+        for n, raw in sorted(engine.context.items())
+        if n not in kept and raw not in texts
+    )
+    return Snapshot(
+        lines=engine.line_no,
+        coords=coords,
+        entries={e.line: e for e in engine.coords.values()},
+        context=context,
+        # Soft lines are coordinates too: every one of their patterns is shown, so none is capped.
+        soft_patterns=tuple(merge_templates(_pattern_rows(engine, True), cap=None)) if patterns else (),
+        patterns=tuple(merge_templates(_pattern_rows(engine, False))) if patterns else (),
+        samples=tuple(engine.sampler.kept),
+        frame_markers=tuple(engine.frame_markers),
+        http_4xx_more=engine.http_4xx_more,
+        http_4xx_range=engine.http_4xx_range,
+        first_timestamp=engine.first_timestamp,
+        last_timestamp=engine.last_timestamp,
+        omitted_frames=engine.omitted_frames,
+        binary_lines=engine.binary_lines,
+        noise_lines=engine.noise_lines,
+        soft_pruned=engine.soft_pruned,
+        coords_not_listed=engine.coords_not_listed,
+        passed=engine.passed,
+        collapse=all_pass(engine),
+    )
