@@ -171,13 +171,16 @@ def _record(
     store: OriginalStore,
     piped: str | None,
 ) -> None:
-    """The ledger line: ``out`` counts everything the agent was shown, the streamed head included."""
+    """The ledger line: ``out`` counts everything the agent was shown, the streamed head included.
+
+    Both sides are estimated from the bytes, as the engine's own counts are here: loading the
+    tokenizer for a ledger line would cost every compressed run 0.5 s and 80 MB."""
     import os
 
     from summarizer.agents.paths import cache_dir
-    from summarizer.core.tokens import count_tokens
     from summarizer.gain.ledger import LEDGER_DIR, append
     from summarizer.gain.trim import parse_trimmer
+    from summarizer.output.kept import estimate_tokens as count_tokens
 
     size, tokens_in = result.bytes, result.original_tokens
     # The agent read the streamed head and the rendering as one text: count them as one.

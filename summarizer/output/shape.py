@@ -56,6 +56,8 @@ _CODE_ROW = re.compile(
     r"|^\s*(?://|/\*|\*|#)\s"
 )
 _TOP = 3_000
+# Fewer lines than this have no shape to speak of: they pass through below 10,000 tokens.
+_MIN_LINES = 8
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +112,8 @@ def decide_shape(
 
     ``kinds`` counts the coordinates kept per kind, ``records`` the timestamped log records.
     """
+    if lines < _MIN_LINES:
+        return Shape("log", False, False)
     top = sorted(templates, key=lambda row: -row[1])[:_TOP]
     rows, patterns = _shares(top)
     total = max(rows["lines"], 1)

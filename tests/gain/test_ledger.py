@@ -146,8 +146,9 @@ def test_raw_mode_stores_nothing_and_passes_a_large_output_untouched(
 def test_piped_into_credits_only_what_the_trimmer_would_have_shown(
     summarizer: str, isolated_env: Path
 ) -> None:
-    """`run --piped-into 'tail -5'`: in and out are both counted after tail, never the whole output."""
-    from summarizer.core.tokens import count_tokens
+    """`run --piped-into 'tail -5'`: in and out are both counted after tail, never the whole output
+    (estimated from the bytes, as run counts everything without loading the tokenizer)."""
+    from summarizer.output.kept import estimate_tokens as count_tokens
 
     code = "for i in range(3000): print(f'line {i} processing item {i * 7} ok')\nprint('FAILED: 3 errors')"
     command = [sys.executable, "-c", code]
