@@ -170,16 +170,13 @@ def _record(size: int, restore_id: str, result: Rendering | None = None) -> None
 
 def _compress(call: OutputCall, head: bytes) -> bool:
     """Compress the input here (the engine needs neither click nor pydantic); True when done."""
-    from pathlib import Path
-
+    from summarizer import app
     from summarizer.agents.paths import store_dir
     from summarizer.core.errors import InputError, StorageError
-    from summarizer.output.compressor import Plan
     from summarizer.output.deliver import deliver
-    from summarizer.output.originals import OriginalStore
 
     try:
-        store = OriginalStore.configured(Path(store_dir(os.environ)), os.environ)
+        store = app.originals_at(store_dir(os.environ), os.environ)
     except InputError:
         return _step_aside(call.source, head)
     if call.source == "-":
@@ -187,16 +184,9 @@ def _compress(call: OutputCall, head: bytes) -> bool:
         stream: io.BufferedIOBase = io.BufferedReader(_Chain(head, rest))  # type: ignore[arg-type]
     else:
         stream = open(call.source, "rb")  # noqa: SIM115 (closed below)
-    from summarizer.agents.run_compress import team_patterns
+    from summarizer.agents.run_compress import plan_for
 
-    failures, noise = team_patterns("summarizer output")
-    plan = Plan(
-        target_tokens=call.target,
-        floor_tokens=call.floor,
-        exit_code=call.exit_code,
-        failure_patterns=failures,
-        noise_patterns=noise,
-    )
+    plan = plan_for("summarizer output", call.target, call.floor, call.exit_code)
     try:
         result = deliver(stream, store, plan, out=sys.stdout.buffer, name=call.source)  # type: ignore[arg-type]
     except StorageError as exc:

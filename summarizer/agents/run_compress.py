@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING, BinaryIO, cast
 from summarizer.agents.child import ChildOutput, write_all
 
 if TYPE_CHECKING:
+    from summarizer.output.compressor import Plan
     from summarizer.output.kept import Rendering
     from summarizer.output.models import OutputResult
     from summarizer.output.originals import OriginalNotStored, OriginalStore
 
-__all__ = ["compress_run", "shown_tokens", "team_patterns", "with_exit_code"]
+__all__ = ["compress_run", "plan_for", "shown_tokens", "team_patterns", "with_exit_code"]
 
 
 class _Replay:
@@ -63,6 +64,20 @@ def team_patterns(who: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return rules.failure_patterns, rules.noise_patterns
 
 
+def plan_for(who: str, target: int | None, floor: int, exit_code: int | None = None) -> Plan:
+    """The compression plan of a call, with the team's rules in force for the working directory."""
+    from summarizer.output.compressor import Plan
+
+    failures, noise = team_patterns(who)
+    return Plan(
+        target_tokens=target,
+        floor_tokens=floor,
+        exit_code=exit_code,
+        failure_patterns=failures,
+        noise_patterns=noise,
+    )
+
+
 def with_exit_code(text: str, status: int) -> str:
     """The rendering with ``exit code: N`` as its second header line."""
     first, newline, rest = text.partition("\n")
@@ -87,20 +102,19 @@ def compress_run(
     ``command`` labels the ledger record (``summarizer gain``); ``piped`` is the display trimmer
     the output goes into (``--piped-into``), counted on both sides of the record."""
     import os
-    from pathlib import Path
 
+    from summarizer import app
     from summarizer.agents.paths import store_dir
     from summarizer.core.errors import SummarizerError
-    from summarizer.output.compressor import Plan, compress_plain
-    from summarizer.output.originals import OriginalNotStored, OriginalStore
+    from summarizer.output.compressor import compress_plain
+    from summarizer.output.originals import OriginalNotStored
 
     stream = _Replay(head, child)
     try:
-        # Not app.build_originals: the composition root imports the pydantic Settings. The
-        # store's own factory with the same directory rule (tests/agents/test_cold_path.py).
-        store = OriginalStore.configured(Path(store_dir(os.environ)), os.environ)
-        failures, noise = team_patterns("summarizer run")
-        plan = Plan(target_tokens=target, floor_tokens=floor, failure_patterns=failures, noise_patterns=noise)
+        # Not app.build_originals(settings): Settings is pydantic. The same directory, by the
+        # light rule (docs/cold-path.md).
+        store = app.originals_at(store_dir(os.environ), os.environ)
+        plan = plan_for("summarizer run", target, floor)
         result = compress_plain(cast("BinaryIO", stream), store, plan)
     except OriginalNotStored as failure:
         return _hand_back(failure, stream, child, streamed or 0)

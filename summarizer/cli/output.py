@@ -78,9 +78,8 @@ def output(
 
     With SUMMARIZER_RAW=1 in the environment the input is printed untouched."""
     from summarizer import app
-    from summarizer.agents.run_compress import team_patterns
+    from summarizer.agents.run_compress import plan_for
     from summarizer.gain.ledger import LEDGER_DIR, append_result
-    from summarizer.output.compressor import Plan
     from summarizer.output.deliver import deliver
     from summarizer.output.models import result_of
 
@@ -91,14 +90,7 @@ def output(
         if _raw(stream, ledger, command):
             return
         store = app.build_originals(settings)
-        failures, noise = team_patterns("summarizer output")
-        plan = Plan(
-            target_tokens=target,
-            floor_tokens=floor,
-            exit_code=exit_code,
-            failure_patterns=failures,
-            noise_patterns=noise,
-        )
+        plan = plan_for("summarizer output", target, floor, exit_code)
         result = deliver(stream, store, plan, out=sys.stdout.buffer, as_json=as_json, name=source)
     finally:
         if stream is not sys.stdin.buffer:

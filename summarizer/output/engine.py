@@ -338,7 +338,7 @@ class Engine:
         cls = rec.cls
         lc = rec.lc
         text = None
-        if self.ctx.busy:
+        if self.ctx.busy and cls != NOISE:
             self.ctx.next_line(n, raw)
         if self._items is not None and self._in_items(n, raw):
             return
@@ -528,13 +528,17 @@ class Engine:
             self.coords_not_listed += 1
             return
         if kind in ERROR_KINDS and n == self._cur_n:
-            self.ctx.failure(n, raw, self._before(n))
+            self.ctx.failure(n, raw, [(k, line) for k, line in self._before(n) if not self._noise(line)])
         keep = _COORD_BYTES if self._coord_bytes < _COORD_MEMORY else _COORD_BYTES_LOW
         kept = raw[:keep]
         self._coord_bytes += len(kept)
         if full is None and len(raw) > keep:
             full = len(raw)
         self.coords[key] = CoordEntry(kind, n, kept, 1, n, full)
+
+    def _noise(self, raw: bytes) -> bool:
+        """True for a line the team's noise rules drop (never kept, not even as context)."""
+        return self.rules is not None and self.rules.verdict(raw, _PLAIN_CLASS).cls == NOISE
 
     def _before(self, n: int) -> list[tuple[int, bytes]]:
         """The (up to) 3 lines before the current line, from this chunk or the previous one's tail."""
