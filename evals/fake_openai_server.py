@@ -127,6 +127,7 @@ class _State:
     def __init__(self, max_requests: int, delay_s: float = 0.0) -> None:
         self.delay_s = delay_s  # every completion answers this much later (a model's think time)
         self.requests = 0
+        self.service_s = 0.0  # summed time from a request's first byte read to its answer written
         self.max_requests = max_requests
         self.last = time.monotonic()
         self.lock = threading.Lock()
@@ -151,11 +152,19 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         if self.path.rstrip("/") == "/stats":
-            self._send(200, {"requests": self.state.requests})
+            self._send(200, {"requests": self.state.requests, "service_s": self.state.service_s})
         else:
             self._send(404, {"error": {"message": "not found"}})
 
     def do_POST(self) -> None:
+        started = time.perf_counter()
+        try:
+            self._post()
+        finally:
+            with self.state.lock:
+                self.state.service_s += time.perf_counter() - started
+
+    def _post(self) -> None:
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self._send(404, {"error": {"message": f"no route {self.path}"}})
             return

@@ -51,6 +51,8 @@ class Matrix:
     skipped: int
     provider_calls: int
     failed_calls: int = 0
+    setup_s: float = 0.0  # the provider client's one-time set-up (importing litellm), if it ran
+    run_s: float = 0.0  # the whole matrix, set-up included
 
     def cell(self, contender: str, case_id: str) -> CellResult | None:
         """The cell of ``contender`` on ``case_id`` (``None`` when the contender skipped it)."""
@@ -105,6 +107,7 @@ class _Run:
     reused: int = 0
     calls: int = 0
     failed: int = 0
+    setup_s: float = 0.0
     _ready: asyncio.Task[None] | None = None
 
     async def ready(self) -> None:
@@ -116,7 +119,9 @@ class _Run:
         await asyncio.shield(self._ready)
 
     async def _warm(self, warm_up: Callable[[], Awaitable[None]]) -> None:
+        started = self.clock()
         await warm_up()
+        self.setup_s = self.clock() - started
         if self.on_ready is not None:
             self.on_ready()
 
@@ -218,6 +223,7 @@ async def run_matrix(
         )
     # Load the tokenizer once before the cells start: concurrent first calls would each load it.
     count_tokens("warm up")
+    started = clock()
     run = _Run(stored, cache, asyncio.Semaphore(max(1, concurrency)), clock, warm_up, on_ready)
     results = await asyncio.gather(*(run.one(c, case, key, on_done) for c, case, key in plan))
     return Matrix(
@@ -229,4 +235,6 @@ async def run_matrix(
         skipped=skipped,
         provider_calls=run.calls,
         failed_calls=run.failed,
+        setup_s=run.setup_s,
+        run_s=clock() - started,
     )

@@ -82,6 +82,7 @@ def run_summary(matrix: Matrix, analysis: Analysis, gates: GateReport) -> dict[s
             "provider_calls": matrix.provider_calls,
             "failed_calls": matrix.failed_calls,
         },
+        "timing": {"provider_setup_s": round(matrix.setup_s, 3), "matrix_s": round(matrix.run_s, 3)},
         "datasets": datasets,
         "gates": {"passed": gates.ok, "failures": list(gates.failures), "outcomes": list(gates.outcomes)},
         "recommendations": list(gates.recommendations),
