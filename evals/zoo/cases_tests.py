@@ -183,10 +183,12 @@ def cargo_test_failures(_: Path) -> Made:
     write(work, {"Cargo.toml": cargo, "src/lib.rs": RUST_LIB.replace("{tests}", "\n".join(tests))})
     cmd = "cargo test --offline -- --test-threads=1"
     out, rc = run(cmd, work, {"CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"})
-    truth = Truth(source="planted: three failing tests among 30, run in one thread (name order)")
-    for n in sorted(RUST_FAILING):
-        truth.must.append(("test", f"tests::parses_pair_{n}"))
-    truth.first_failure = "tests::parses_pair_7"
+    truth = Truth(
+        source="planted: three failing tests among 30, run in one thread (libtest runs them in name order)"
+    )
+    names = sorted(f"tests::parses_pair_{n}" for n in RUST_FAILING)  # string order: _13 < _21 < _7
+    truth.must += [("test", name) for name in names]
+    truth.first_failure = names[0]
     truth.runner_counts = (len(RUST_FAILING), 30 - len(RUST_FAILING))
     return Made(out, cmd, rc, truth)
 
@@ -239,7 +241,8 @@ def go_test_subtests(_: Path) -> Made:
         if event["Action"] == "fail":
             failed += 1
             truth.must.append(("test", event["Test"]))
-            truth.first_failure = truth.first_failure or event["Test"]
+            # The top-level test: `go test -v` prints a parent's `--- FAIL` line above its subtests'.
+            truth.first_failure = truth.first_failure or event["Test"].split("/")[0]
         elif event["Action"] == "pass":
             passed += 1
     truth.runner_counts = (failed, passed)
