@@ -128,11 +128,16 @@ def sanitize_fts(query: str) -> str:
     quotes are doubled, FTS5's escape (``hello"world`` used to be a syntax error:
     https://github.com/Gentleman-Programming/engram/issues/574).
     """
-    terms = []
+    terms: dict[str, None] = {}  # distinct, in order: a repeated word adds nothing to an OR query
     for word in query.split():
         inner = word.strip('"').replace('"', '""')
-        terms.append(f'"{inner}"')
+        terms.setdefault(f'"{inner}"')
+        if len(terms) == MAX_FTS_TERMS:
+            break
     return " OR ".join(terms)
+
+
+MAX_FTS_TERMS = 64
 
 
 _TOOL_TYPES = {

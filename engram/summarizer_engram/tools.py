@@ -14,6 +14,7 @@ Additions over engram, both for the agent's benefit: ``mem_save`` refuses an emp
 from __future__ import annotations
 
 import contextlib
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -35,12 +36,21 @@ def _str(args: Mapping[str, Any], name: str) -> str:
     return value if isinstance(value, str) else ""
 
 
+_INT64 = 1 << 63
+MAX_QUERY_CHARS = 2000
+"""A search query longer than this is cut (a pasted log as a query made FTS5 OR thousands of terms:
+35 s for 200 KB); :func:`~summarizer_engram.normalize.sanitize_fts` also keeps 64 distinct terms."""
+
+
 def int_arg(args: Mapping[str, Any], name: str, default: int) -> int:
     """A JSON-number argument as int (floats truncated, as Go's ``int(float64)``); else ``default``."""
     value = args.get(name)
     if isinstance(value, bool) or not isinstance(value, int | float):
         return default
-    return int(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        return default
+    # Range-checked before use: SQLite integers are 64-bit; a 4,000-digit number is not a limit or an id.
+    return int(value) if -_INT64 <= value < _INT64 else default
 
 
 def _bool(args: Mapping[str, Any], name: str) -> bool:
@@ -94,8 +104,8 @@ def mem_save(backend: MemoryBackend, /, **args: Any) -> ToolResult:
 
 
 def mem_search(backend: MemoryBackend, /, **args: Any) -> ToolResult:
-    """Full-text search over memories."""
-    query = _str(args, "query")
+    """Full-text search over memories (the query is cut to :data:`MAX_QUERY_CHARS`)."""
+    query = _str(args, "query")[:MAX_QUERY_CHARS]
     try:
         hits = backend.search(
             query,

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,7 +36,7 @@ from summarizer import app
 from summarizer.app import SharedMemory
 from summarizer.core.dates import check_date
 from summarizer.core.errors import InputError, SummarizerError
-from summarizer.core.inputs import json_object, read_text
+from summarizer.core.inputs import fifo_wait, json_object, read_text
 from summarizer.core.scrub import scrub
 from summarizer.core.settings import Settings
 from summarizer.mcp.stdio import serve_stdio
@@ -54,6 +55,9 @@ INSTRUCTIONS = (
     "envelopes), session_compress/session_recover (save the session's decisions, discoveries, failures "
     "and progress to memory before compaction, and read them back after)."
 )
+
+# A file read by a tool may take this long past the named-pipe wait before the call gives up.
+READ_GRACE_S = 20.0
 
 # Memory tools whose string arguments are persisted: scrub them on the way in.
 _WRITE_ARGS = {"title", "content", "summary"}
@@ -85,6 +89,18 @@ def _failure(exc: Exception) -> CallToolResult:
     # a bug must not take the agent's server down
     message = f"internal error in summarizer ({type(exc).__name__}: {exc}); please report it"
     return _result(message, error=True)
+
+
+_MAX_COUNT = 10**9  # tokens, bytes, phases: far past any real value, far below what breaks arithmetic
+
+
+def _bounded(name: str, value: int | None, low: int, high: int = _MAX_COUNT) -> None:
+    """Range-check a numeric argument before anything uses it (a 4,000-digit number is not a budget)."""
+    if value is None or low <= value <= high:
+        return
+    shown = str(value) if abs(value) < 10**30 else f"a {len(str(abs(value))):,}-digit number"
+    bound = f"at least {low}" if value < low else f"at most {high:,}"
+    raise InputError(f"{name} must be {bound}, not {shown}")
 
 
 def _json(value: Any) -> str:
@@ -229,14 +245,22 @@ def _register_phase(server: MCPServer[Any]) -> None:
         """Counts per band, budget lines and redactions over a list of subtask_summary objects."""
         from summarizer.phasegate.service import stats_over
 
-        return _guard(lambda: _json(stats_over(_entries(entries), estimated_phases).as_dict()))
+        def work() -> str:
+            _bounded("estimated_phases", estimated_phases, 1, 10_000)
+            return _json(stats_over(_entries(entries), estimated_phases).as_dict())
+
+        return _guard(work)
 
     @server.tool(annotations=ToolAnnotations(read_only_hint=True))
     def batch(entries: list[dict[str, Any]], estimated_phases: int | None = None) -> CallToolResult:
         """Score and budget a whole phase batch: per-entry bands, line costs and the phase plan."""
         from summarizer.phasegate.service import batch_plan
 
-        return _guard(lambda: _json(batch_plan(_entries(entries), estimated_phases).as_dict()))
+        def work() -> str:
+            _bounded("estimated_phases", estimated_phases, 1, 10_000)
+            return _json(batch_plan(_entries(entries), estimated_phases).as_dict())
+
+        return _guard(work)
 
 
 def _register_output(server: MCPServer[Any], settings: Settings) -> None:
@@ -261,6 +285,9 @@ def _register_output(server: MCPServer[Any], settings: Settings) -> None:
             from summarizer.output import OutputOptions
             from summarizer.output import compress as compress_output
 
+            _bounded("target_tokens", target_tokens, 1)
+            _bounded("floor_tokens", floor_tokens, 0)
+            _bounded("exit_code", exit_code, -(2**31), 2**31 - 1)
             if not output.strip():
                 raise InputError("output is empty; pass the tool output to compress")
             options = OutputOptions(
@@ -300,6 +327,7 @@ def _register_envelope(server: MCPServer[Any]) -> None:
         def work() -> str:
             from summarizer.envelope.reduce import reduce_envelope
 
+            _bounded("cap", cap, 1)
             value = json_object(envelope, source="envelope")
             reduced = reduce_envelope(value) if cap is None else reduce_envelope(value, cap=cap)
             return _json(reduced.model_dump(mode="json"))
@@ -358,8 +386,26 @@ async def _compress(
         raise InputError("pass exactly one of transcript_path or transcript")
     source = "" if text is not None else (path or locate_transcript(str(cwd)))
     if text is None:
-        text = read_text(source, what="transcript")
+        text = await _read_off_loop(source)
     request = SessionRequest(text, source, str(cwd), project, force, check_date(date), settings.max_tokens)
     with app.session_adapters(settings, shared=memory) as adapters:
         report = await run_session(request, adapters)
     return render_report(report)
+
+
+async def _read_off_loop(source: str) -> str:
+    """Read a transcript in a worker thread, with a time limit: a read that blocks (a named pipe, a
+    stalled network mount) must never stall the server's other requests, ``ping`` included."""
+    import functools
+
+    import anyio
+
+    limit = fifo_wait(os.environ) + READ_GRACE_S
+    read = functools.partial(read_text, source, what="transcript")
+    try:
+        with anyio.fail_after(limit):
+            return await anyio.to_thread.run_sync(read, abandon_on_cancel=True)
+    except TimeoutError:
+        raise InputError(
+            f"reading transcript {source!r} took longer than {limit:g} s; pass a regular file"
+        ) from None

@@ -5,8 +5,9 @@ an object, JSON nested too deeply, a 5,000-digit number, a huge line), so a clie
 id hangs. A guard stands in front of the SDK's own stdio transport (``MCPServer.run``, unchanged):
 
 * fd 0 becomes a pipe that a guard thread fills from the client's stdin, line by line, each line
-  read with a size limit; a line the SDK cannot read is answered here with a JSON-RPC error (a
-  line without a readable id, a broken notification, cannot be answered and is only logged);
+  read with a size limit; a line the SDK cannot read is answered here with a JSON-RPC error: with
+  its id when one can be read, else with a null id (JSON-RPC 2.0: a parse error, ``{}``, ``[]``, a
+  broken notification); a batch array gets one error per id it holds (MCP has no batches);
 * fd 1 becomes a pipe that a relay thread copies to the client's stdout, line by line, so the
   guard's answers and the SDK's replies never interleave inside a line.
 
@@ -123,6 +124,8 @@ def _rejection(line: str) -> bytes | None:
     # The SDK reads {"id": {...}, "method": ...} as a notification and never answers it.
     if parsed is not None and not (isinstance(parsed, mcp_types.JSONRPCNotification) and '"id"' in line):
         return None
+    if line.lstrip().startswith("["):
+        return _batch(line)
     code, message, ident = mcp_types.INVALID_REQUEST, "not a JSON-RPC 2.0 request", None
     try:
         value = json.loads(line)
@@ -142,9 +145,39 @@ def _rejection(line: str) -> bytes | None:
     if ident is None:
         ident = request_id(line)
     if isinstance(ident, bool) or not isinstance(ident, int | str):
-        sys.stderr.write(f"summarizer mcp: dropped a message without a usable id ({message})\n")
-        return b""
+        # JSON-RPC 2.0: when the id cannot be read (a parse error, `{}`, a broken notification), the
+        # error is still sent, with a null id; a client that sent garbage learns so instead of waiting.
+        return _error(None, code, message)
     return _error(ident, code, message)
+
+
+def _batch(line: str) -> bytes:
+    """A JSON array: MCP has no batches (since 2025-06-18). Each element with a readable id gets its
+    own error line, so no caller waits; an empty array, an unreadable one or one without ids gets one
+    error with a null id."""
+    import mcp_types
+
+    try:
+        items = json.loads(line)
+    except (ValueError, RecursionError):
+        return _error(None, mcp_types.PARSE_ERROR, "parse error: the message is not valid JSON")
+    message = "batch requests are not supported; send one JSON-RPC request per line"
+    if not isinstance(items, list) or not items:
+        return _error(None, mcp_types.INVALID_REQUEST, "invalid request: an empty batch")
+    ids = [
+        item["id"]
+        for item in items
+        if isinstance(item, dict)
+        and isinstance(item.get("id"), int | str)
+        and not isinstance(item["id"], bool)
+    ]
+    if not ids:
+        return _error(None, mcp_types.INVALID_REQUEST, message)
+    return b"".join(_error(ident, mcp_types.INVALID_REQUEST, message) for ident in ids)
+
+
+def _usable(ident: object) -> bool:
+    return isinstance(ident, int | str) and not isinstance(ident, bool)
 
 
 def _id_or_none(text: str) -> int | str | None:

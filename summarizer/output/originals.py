@@ -258,8 +258,10 @@ def parse_range(spec: str) -> tuple[int, int | None]:
     """Parse ``A:B`` (1-based, inclusive; either side may be empty) into (start, end)."""
     import re
 
-    match = re.fullmatch(r"\s*(\d*)\s*:\s*(\d*)\s*", spec)
-    if match is None or (match.group(1) == "" and match.group(2) == ""):
+    # At most 18 digits per side: a 5,000-digit "line number" is a bad range, checked before int()
+    # (which refuses past 4,300 digits with a ValueError that is no user's business).
+    match = re.fullmatch(r"\s*(\d{0,18})\s*:\s*(\d{0,18})\s*", spec[:100])
+    if match is None or len(spec) > 100 or (match.group(1) == "" and match.group(2) == ""):
         raise InputError(f"bad line range {spec!r}; use A:B, A: or :B with 1-based line numbers")
     start = int(match.group(1) or 1)
     end = int(match.group(2)) if match.group(2) else None

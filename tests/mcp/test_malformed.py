@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import os
-import select
+import queue
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -45,6 +46,8 @@ class Wire:
             cwd=tmp_path,
             env={**os.environ, **dirs, **env},
         )
+        self._lines: queue.Queue[bytes] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
 
     def send(self, message: str | dict[str, Any]) -> None:
         line = message if isinstance(message, str) else json.dumps(message)
@@ -53,12 +56,20 @@ class Wire:
         self.proc.stdin.flush()
 
     def receive(self, timeout: float = 20) -> dict[str, Any] | None:
-        assert self.proc.stdout is not None
-        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
-        if not ready:
+        """The next reply line, or None when none comes within ``timeout`` (a hang guard)."""
+        try:
+            line = self._lines.get(timeout=timeout)
+        except queue.Empty:
             return None
-        line = self.proc.stdout.readline()
         return json.loads(line) if line else None  # type: ignore[no-any-return]
+
+    def _read(self) -> None:
+        # A thread reads the replies: two lines that arrive in one read are both seen (select on
+        # a buffered pipe would miss the second one, already in the buffer).
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self._lines.put(line)
+        self._lines.put(b"")
 
     def ask(self, message: str | dict[str, Any]) -> dict[str, Any]:
         self.send(message)
@@ -204,7 +215,99 @@ def test_an_oversized_request_is_refused_by_size_and_the_server_stays_up(tmp_pat
         wire.close()
 
 
-def test_a_notification_without_an_id_gets_no_reply(wire: Wire) -> None:
-    """JSON-RPC: a broken notification cannot be answered, and must not be."""
-    wire.send({"jsonrpc": "2.0", "method": 7})
+@pytest.mark.parametrize(
+    "line",
+    ["[]", "{}", "not json at all", '{"jsonrpc": "2.0", "method": 7}', "[1, 2]", '[{"jsonrpc": "2.0"}]'],
+    ids=["empty batch", "empty object", "not JSON", "broken notification", "batch of numbers", "batch no id"],
+)
+def test_a_message_without_a_readable_id_gets_an_error_with_a_null_id(wire: Wire, line: str) -> None:
+    """JSON-RPC 2.0: when no id can be read, the error still comes, with ``"id": null``."""
+    reply = wire.ask(line)
+    assert reply["id"] is None and reply["error"]["code"] in (-32700, -32600), reply
     assert "result" in wire.ask({"jsonrpc": "2.0", "id": 50, "method": "tools/list"})
+
+
+def test_a_batch_gets_one_error_per_request_id(wire: Wire) -> None:
+    """MCP has no batches: each request in the array is answered by its own id, so no caller waits."""
+    wire.send(
+        '[{"jsonrpc": "2.0", "id": 61, "method": "ping"}, {"jsonrpc": "2.0", "method": "x"},'
+        ' {"jsonrpc": "2.0", "id": "b-62", "method": "tools/list"}]'
+    )
+    replies = [wire.receive(), wire.receive()]
+    assert [r["id"] for r in replies if r] == [61, "b-62"]
+    assert all(r and "batch" in r["error"]["message"] for r in replies)
+    assert "result" in wire.ask({"jsonrpc": "2.0", "id": 63, "method": "ping"})
+
+
+def test_a_valid_notification_gets_no_reply(wire: Wire) -> None:
+    """A well-formed notification is not answered: the next reply is the next request's."""
+    wire.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 999}})
+    assert wire.ask({"jsonrpc": "2.0", "id": 70, "method": "ping"})["id"] == 70
+
+
+NUMERIC: list[tuple[str, dict[str, Any] | str, str]] = [
+    (
+        "a 5,000-digit line number",
+        _call(80, "output_restore", {"restore_id": "a" * 12, "lines": "1:" + DIGITS}),
+        "bad line range",
+    ),
+    (
+        "a 4,000-digit estimated_phases",
+        _raw_call(81, "stats", '{"entries":[{"summary":"x"}],"estimated_phases":' + "9" * 4000 + "}"),
+        "estimated_phases must be at most",
+    ),
+    (
+        "a 4,000-digit target_tokens",
+        _raw_call(82, "output_compress", '{"output":"x","target_tokens":' + "9" * 4000 + "}"),
+        "target_tokens must be at most",
+    ),
+    ("cap 10**12", _call(83, "envelope_reduce", {"envelope": {"ok": True}, "cap": 10**12}), "cap must be"),
+]
+
+
+@pytest.mark.parametrize(("name", "message", "says"), NUMERIC, ids=[m[0] for m in NUMERIC])
+def test_numeric_arguments_are_range_checked(
+    wire: Wire, name: str, message: dict[str, Any] | str, says: str
+) -> None:
+    """A number out of range is a one-line tool error naming the argument, never an internal error."""
+    reply = wire.ask(message)
+    if "error" in reply:  # the transport refused a number too long to read: also an answer by id
+        assert reply["id"] == message["id"] if isinstance(message, dict) else reply["id"] is not None
+        return
+    text = reply["result"]["content"][0]["text"]
+    assert reply["result"]["isError"] is True and says in text and "internal error" not in text, text
+
+
+@pytest.mark.parametrize("size", [200_000, 1_000_000], ids=["200 KB", "1 MB"])
+def test_a_huge_search_query_is_answered(wire: Wire, size: int) -> None:
+    """A pasted log as a mem_search query: cut to the query limit, answered, the reply stays small."""
+    words = " ".join(f"word{i % 5000}" for i in range(size // 8))[:size]
+    reply = wire.ask(_call(90, "mem_search", {"query": words}))
+    text = reply["result"]["content"][0]["text"]
+    assert "No memories found" in text and len(text) < 5000
+
+
+def test_ping_is_answered_while_a_session_compress_on_a_fifo_is_pending(tmp_path: Path) -> None:
+    """session_compress reads a named pipe nobody writes to yet: the read runs off the event loop,
+    so a ping sent after it is answered first (the compress cannot finish before the test writes the
+    pipe, so the order shows the server did not stall, whatever the machine's load)."""
+    import time
+
+    fifo = tmp_path / "transcript.jsonl"
+    os.mkfifo(fifo)
+    wire = _open(tmp_path, SUMMARIZER_FIFO_WAIT="600")
+    try:
+        wire.send(
+            _call(100, "session_compress", {"transcript_path": str(fifo), "force": True, "project": "p"})
+        )
+        started = time.monotonic()
+        pong = wire.ask({"jsonrpc": "2.0", "id": 101, "method": "ping"})
+        latency = time.monotonic() - started
+        assert pong["id"] == 101 and "result" in pong
+        print(f"ping answered in {latency:.3f} s while session_compress waited on a FIFO")
+        fifo.write_text('{"role": "user", "content": "We decided to use pnpm, not npm."}\n')
+        done = wire.receive(timeout=600)
+        assert done is not None and done["id"] == 100
+        assert done["result"]["content"][0]["text"].startswith("Context compressed to engram:"), done
+    finally:
+        wire.close()
