@@ -103,7 +103,32 @@ async def model_document(
     doc = parse(generation.text, date=date)
     # Scrub again: the model saw scrubbed input, but its answer is persisted and must be clean too.
     items = {k: tuple(scrub(item)[0] for item in v) for k, v in doc.items.items()}
+    items = _without_foreign(items, transcript)
     return SessionDocument(date, fill_from_keywords(items, found), doc.extra), generation.source, None
+
+
+def _without_foreign(items: dict[str, tuple[str, ...]], transcript: Transcript) -> dict[str, tuple[str, ...]]:
+    """The model's instructions and decisions, less those only a subagent said.
+
+    The model sees a subagent's messages (they are context); a claim of theirs ("We decided to
+    rewrite the mailer in Go") is not the session's decision, nor their prompt the user's order.
+    """
+    said = [content_words(e.text) for e in transcript.events if e.kind == "message"]
+    roles = [e.role for e in transcript.events if e.kind == "message"]
+
+    def theirs(item: str) -> bool:
+        words = content_words(item)
+        if not words:
+            return False
+        covered = [len(words & w) >= COVERED * len(words) for w in said]
+        return any(c and r == "subagent" for c, r in zip(covered, roles, strict=True)) and not any(
+            c and r != "subagent" for c, r in zip(covered, roles, strict=True)
+        )
+
+    return {
+        k: tuple(i for i in v if not (k in {"instructions", "decisions"} and theirs(i)))
+        for k, v in items.items()
+    }
 
 
 def fill_from_keywords(model: Mapping[str, tuple[str, ...]], found: Extraction) -> dict[str, tuple[str, ...]]:

@@ -148,3 +148,13 @@ def test_a_later_run_retires_a_stored_decision_the_user_overruled() -> None:
     )
     merged = merge(old, SessionDocument("2026-12-01", {"decisions": new.section("instructions")}))
     assert merged.section("decisions") == ("Actually use Postgres for the queue, not SQLite.",)
+
+
+def test_the_same_sessions_next_run_replaces_its_unanswered_message() -> None:
+    """Answered since: the stored 'Unanswered:' of that session leaves; another session's stays."""
+    old = SessionDocument(
+        "2026-12-01",
+        {"questions": ("Unanswered: does X work? (session s1)", "Unanswered: is Y safe? (session s2)")},
+    )
+    new = SessionDocument("2026-12-01", {"discoveries": ("does X work? → Yes. (session s1)",)})
+    assert merge(old, new).section("questions") == ("Unanswered: is Y safe? (session s2)",)

@@ -103,3 +103,26 @@ def test_cut_or_unbalanced_answers_are_named(answer: str, why: str) -> None:
 def test_a_whole_answer_passes() -> None:
     """Items need no final period: a file line or a command is whole as it is."""
     check_whole("## Session Compression — d\n### Files Modified\n- `a.py` — edited (2 edits)\n")
+
+
+def test_a_subagents_claim_in_the_models_answer_is_not_saved_as_a_decision(
+    store: Store, marks: FileMarks
+) -> None:
+    """The model saw the subagent's 'We decided to rewrite the mailer in Go'; it is not the session's."""
+    from summarizer.session.transcript import Event
+
+    transcript = Transcript(
+        (
+            Event(1, "message", "user", "Fix the flaky mailer test. Do not touch the CI config."),
+            Event(2, "message", "subagent", "We decided to rewrite the mailer in Go."),
+            Event(3, "message", "assistant", "We decided to pin the SMTP mock to one port."),
+        ),
+        session_id="s1",
+    )
+    answer = (
+        f"## Session Compression — {DAY}\n### Decisions\n- We decided to rewrite the mailer in Go.\n"
+        "- We decided to pin the SMTP mock to one port.\n"
+    )
+    report, doc = _run(transcript, store, marks, answer)
+    assert report.source == "llm"
+    assert _saved(doc, "decisions") == {"We decided to pin the SMTP mock to one port."}
