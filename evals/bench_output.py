@@ -1,7 +1,7 @@
 """Throughput and memory of ``summarizer output`` beside ``rtk log``: same files, same run.
 
 Usage:
-    python evals/bench_output.py [--mb 60] [--gb 1] [--runs 11] [--keep DIR]
+    python evals/bench_output.py [--mb 60] [--gb 1] [--runs 11] [--keep DIR] [--only PART]
 
 1. Writes four ~60 MB inputs in which no line repeats (``bench_inputs.py``: a build/test log
    with 50 planted multi-line failure blocks, a ``find -ls`` listing under distinct roots, a
@@ -183,6 +183,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gb", type=float, default=1.0, help="size of the memory input (0: skip)")
     parser.add_argument("--runs", type=int, default=11, help="interleaved runs of the 100 KB start-up figure")
     parser.add_argument("--keep", type=Path, default=None, help="write the inputs here and keep them")
+    parser.add_argument(
+        "--only", choices=("throughput", "startup", "memory"), default=None, help="run one part alone"
+    )
     args = parser.parse_args(argv)
     for tool in ("rtk", "summarizer"):
         if shutil.which(tool) is None:
@@ -193,9 +196,13 @@ def main(argv: list[str] | None = None) -> int:
     folder = args.keep or Path(tempfile.mkdtemp(prefix="bench-output-"))
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        throughput(folder, args.mb)
-        startup(folder, args.runs)
-        if args.gb > 0:
+        if args.only in (None, "throughput"):
+            throughput(folder, args.mb)
+        if args.only in (None, "startup"):
+            if not (folder / "build_log.txt").exists():
+                bench_inputs.build_log(folder / "build_log.txt", args.mb * 1_000_000)
+            startup(folder, args.runs)
+        if args.only in (None, "memory") and args.gb > 0:
             memory(folder, args.gb)
     finally:
         if args.keep is None:
