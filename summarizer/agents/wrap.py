@@ -50,195 +50,62 @@ __all__ = [
 
 EXCLUDE_FILE = "hook-exclude"
 
+
+def _words(text: str) -> list[str]:
+    """A word list written as words (easier to read and to extend than a column of strings)."""
+    return text.split()
+
+
 # Output that is content the agent asked to read, word for word (first word, or first two words).
 VERBATIM = frozenset(
-    [
-        "cat",
-        "head",
-        "tail",
-        "less",
-        "more",
-        "bat",
-        "batcat",
-        "nl",
-        "tac",
-        "sed",
-        "awk",
-        "gawk",
-        "cut",
-        "jq",
-        "yq",
-        "xq",
-        "xxd",
-        "od",
-        "hexdump",
-        "strings",
-        "base64",
-        "diff",
-        "cmp",
-        "grep",
-        "egrep",
-        "fgrep",
-        "rg",
-        "ag",
-        "ack",
-        "echo",
-        "printf",
-        "pwd",
-        "which",
-        "type",
-        "realpath",
-        "readlink",
-        "stat",
-        "file",
-        "wc",
-        "curl",
-        "wget",
-        "printenv",
-        "true",
-        "false",
-        "test",
-        "[",
-        "ls",
-        "tree",
-        "find",
-        "du",
-        "df",
-    ]
-) | frozenset(
-    {
-        "git diff",
-        "git show",
-        "git blame",
-        "git cat-file",
-        "git format-patch",
-        "git config",
-        "git rev-parse",
-        "git ls-files",
-        "gh pr diff",
-        "gh pr view",
-        "gh issue view",
-        "gh api",
-        "kubectl get",
-        "kubectl describe",
-    }
-)
+    _words(
+        "cat head tail less more bat batcat nl tac sed awk gawk cut jq yq xq xxd od hexdump strings base64"
+        " diff cmp grep egrep fgrep rg ag ack echo printf pwd which type realpath readlink stat file wc"
+        " curl wget printenv true false test [ ls tree find du df"
+    )
+) | {
+    "git diff",
+    "git show",
+    "git blame",
+    "git cat-file",
+    "git format-patch",
+    "git config",
+    "git rev-parse",
+    "git ls-files",
+    "gh pr diff",
+    "gh pr view",
+    "gh issue view",
+    "gh api",
+    "kubectl get",
+    "kubectl describe",
+}
 # Programs that want a terminal (any arguments), and REPLs (without arguments).
 INTERACTIVE = frozenset(
-    [
-        "vim",
-        "vi",
-        "nvim",
-        "nano",
-        "emacs",
-        "pico",
-        "micro",
-        "man",
-        "top",
-        "htop",
-        "btop",
-        "watch",
-        "ssh",
-        "mosh",
-        "telnet",
-        "tmux",
-        "screen",
-        "fzf",
-        "ncdu",
-        "mc",
-        "tig",
-        "lazygit",
-        "ranger",
-    ]
+    _words(
+        "vim vi nvim nano emacs pico micro man top htop btop watch ssh mosh telnet tmux screen fzf ncdu"
+        " mc tig lazygit ranger"
+    )
 )
 REPLS = frozenset(
-    [
-        "python",
-        "python3",
-        "ipython",
-        "node",
-        "irb",
-        "ghci",
-        "psql",
-        "mysql",
-        "sqlite3",
-        "redis-cli",
-        "mongo",
-        "mongosh",
-        "bash",
-        "sh",
-        "zsh",
-        "fish",
-        "R",
-        "julia",
-        "lua",
-    ]
+    _words(
+        "python python3 ipython node irb ghci psql mysql sqlite3 redis-cli mongo mongosh bash sh zsh fish"
+        " R julia lua"
+    )
 )
 # Programs that run another command given as a string or as their arguments, beyond the plain
 # wrappers `summarizer run` can take as they are (timeout, nice, nohup, stdbuf, env).
 RUNS_ANOTHER = frozenset(
-    [
-        "sudo",
-        "doas",
-        "su",
-        "runuser",
-        "xargs",
-        "chrt",
-        "taskset",
-        "flock",
-        "strace",
-        "ltrace",
-        "unbuffer",
-        "setsid",
-        "nsenter",
-        "chroot",
-        "parallel",
-        "watch",
-        "caffeinate",
-        "eval",
-        "exec",
-        "command",
-        "builtin",
-        "time",
-        "script",
-        "find",
-    ]
+    _words(
+        "sudo doas su runuser xargs chrt taskset flock strace ltrace unbuffer setsid nsenter chroot"
+        " parallel watch caffeinate eval exec command builtin time script find"
+    )
 )
 # Builtins whose effect lives in the shell itself.
 STATEFUL = frozenset(
-    [
-        "cd",
-        "pushd",
-        "popd",
-        "export",
-        "unset",
-        "source",
-        ".",
-        "alias",
-        "unalias",
-        "set",
-        "shopt",
-        "exec",
-        "exit",
-        "return",
-        "declare",
-        "typeset",
-        "local",
-        "readonly",
-        "ulimit",
-        "umask",
-        "trap",
-        "wait",
-        "jobs",
-        "fg",
-        "bg",
-        "disown",
-        "hash",
-        "builtin",
-        "read",
-        "history",
-        "setopt",
-    ]
+    _words(
+        "cd pushd popd export unset source . alias unalias set shopt exec exit return declare typeset"
+        " local readonly ulimit umask trap wait jobs fg bg disown hash builtin read history setopt"
+    )
 )
 _PLAIN_WRAPPERS = frozenset({"timeout", "nice", "nohup", "stdbuf", "env"})
 _NO_EDITOR = ("-m", "-F", "--message", "--file", "--no-edit", "-C", "--fixup", "--amend")

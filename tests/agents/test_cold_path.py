@@ -45,6 +45,10 @@ def _loaded(args: list[str], stdin: bytes, tmp_path: Path) -> tuple[set[str], by
         (["run", "--", sys.executable, "-c", "print('x' * 9000)"], b""),
         (["output"], b"two\nlines\n"),
         (["hook", "claude"], b'{"tool_name": "Bash", "tool_input": {"command": "pytest"}, "cwd": "/tmp"}'),
+        (
+            ["hook", "gemini"],
+            b'{"tool_name": "run_shell_command", "tool_input": {"command": "pytest"}, "cwd": "/tmp"}',
+        ),
     ],
 )
 def test_the_pass_through_path_imports_nothing_heavy(args: list[str], stdin: bytes, tmp_path: Path) -> None:
