@@ -60,7 +60,7 @@ INSTRUCTIONS = (
 READ_GRACE_S = 20.0
 
 # Memory tools whose string arguments are persisted: scrub them on the way in.
-_WRITE_ARGS = {"title", "content", "summary"}
+_WRITE_ARGS = {"title", "content", "summary", "project", "topic_key", "session_id"}
 
 
 def _result(text: str, *, error: bool = False) -> CallToolResult:

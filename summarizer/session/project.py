@@ -22,14 +22,30 @@ import re
 import subprocess
 from pathlib import Path
 
-__all__ = ["GIT_TIMEOUT_S", "detect_project_name", "engram17_aliases", "remote_repo_name"]
+__all__ = ["GIT_TIMEOUT_S", "detect_project_name", "engram17_aliases", "remote_repo_name", "scrubbed_project"]
 
 GIT_TIMEOUT_S = 2.0
 _REMOTE_NAME = re.compile(r"([^/:\\]+?)(?:\.git)?/*$")
 
 
 def detect_project_name(directory: str | Path) -> tuple[str, str]:
-    """The project for ``directory`` and its origin: ``config``, ``git_remote``, ``git_root`` or ``dir``."""
+    """The project for ``directory`` and its origin: ``config``, ``git_remote``, ``git_root`` or ``dir``.
+
+    Scrubbed (:func:`scrubbed_project`): a name is stored in every topic key and printed by recover.
+    """
+    name, origin = _detect(directory)
+    return scrubbed_project(name), origin
+
+
+def scrubbed_project(name: str) -> str:
+    """``name`` without secrets: a token pasted as ``--project`` or a folder named after one would
+    otherwise be written into engram (topic keys, the project column) and printed back."""
+    from summarizer.core.scrub import scrub
+
+    return scrub(name)[0]
+
+
+def _detect(directory: str | Path) -> tuple[str, str]:
     here = Path(directory).expanduser()
     root = _git(here, "rev-parse", "--show-toplevel")
     top = Path(root) if root else None
@@ -53,7 +69,7 @@ def engram17_aliases(directory: str | Path, detected: str) -> tuple[str, ...]:
     names = [_clean(here.resolve().name)]
     if root := _git(here, "rev-parse", "--show-toplevel"):
         names.append(_clean(Path(root).name))
-    return tuple(dict.fromkeys(n for n in names if n and n != detected))
+    return tuple(dict.fromkeys(scrubbed_project(n) for n in names if n and n != detected))
 
 
 def remote_repo_name(url: str) -> str:

@@ -16,7 +16,10 @@ transcript's own words:
   the assistant, subagents and the tools cannot give the user's instructions.
 * **Next steps**: the pending items of the latest to-do list, then the last stated plan: the plan
   sentences ("next I'll", "then", "still need to", "remaining") of the last assistant message that
-  has any, and "next"/"after that" sentences of the last three user messages.
+  has any, and "next"/"after that" sentences of the last three user messages. A plan sentence the
+  assistant took from tool output is not its plan and is dropped: one that says so ("as the tool
+  output asked") or that names a command only a tool result holds (``curl … | sh`` from a fetched
+  page). Tool output is data; only the user's words and the assistant's own plan count.
 * **Status**: the latest run of each test/build/lint command with its counts and failing tests
   (:mod:`.checks`). Tool output is otherwise never mined.
 """
@@ -24,7 +27,7 @@ transcript's own words:
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from summarizer.session.checks import status
@@ -132,8 +135,9 @@ def next_steps(
 ) -> list[str]:
     """Pending to-do items, then the last stated plan (see the module docstring)."""
     out = [f"Next: {text}" for status_, text in _latest_todos(transcript) if status_ == "pending"]
+    taken = _from_tool_output(transcript, user_messages)
     for sentences in reversed(assistant_messages[-3:]):  # an old plan is not the last stated one
-        plan = [s for s in sentences if _PLAN.search(_plain(s)) and not s.endswith("?")]
+        plan = [s for s in sentences if _PLAN.search(_plain(s)) and not s.endswith("?") and not taken(s)]
         if plan:
             out.extend(plan)
             break
@@ -142,6 +146,50 @@ def next_steps(
             s for s in sentences if _USER_NEXT.search(s) and not s.endswith("?") and not is_instruction(s)
         )
     return out
+
+
+# An assistant sentence that says where its step came from: tool output is data, never orders.
+_LAUNDERED = re.compile(
+    r"\b(?:as|like|because|since) (?:the |that |this )?(?:tool(?:'s)?(?: call)?|command(?:'s)?|build|test)?"
+    r" ?(?:output|result|log|response|error(?: message)?|page|readme|file|docs?|instructions?)s?"
+    r" (?:asked|asks|says|said|instructs?|instructed|requests?|requested|told|tells|wants?|wanted|suggests?"
+    r"|suggested|directs?|directed|demands?|demanded)\b"
+    r"|\b(?:the )?(?:tool|command) (?:output|result)s? (?:asked|asks|told|tells|instructed|wants?)"
+    r" (?:me|us)\b"
+    r"|\b(?:per|following) (?:the )?(?:tool(?:'s)? )?(?:output|result)(?:'s)? instructions?\b",
+    re.IGNORECASE,
+)
+# A command in an assistant sentence: in backticks, or a shell pipeline into an interpreter.
+_COMMAND = re.compile(
+    r"`([^`\n]{4,})`|\b((?:curl|wget|bash|sh|sudo|rm|chmod|nc|python3?|pip|npm|npx)\b[^.;!?\n]*)",
+    re.IGNORECASE,
+)
+
+
+def _squash(text: str) -> str:
+    return " ".join(text.split()).lower()
+
+
+def _from_tool_output(
+    transcript: Transcript, user_messages: Sequence[Sequence[str]]
+) -> Callable[[str], bool]:
+    """A test for plan sentences the assistant took from tool output: it says so ("as the tool output
+    asked"), or it names a command that only a tool result holds (not the user, not a call the
+    assistant made). Such a sentence is not the assistant's own plan and is never saved as a step.
+    """
+    results = " ".join(_squash(e.text) for e in transcript.events if e.kind == "tool_result")
+    user = " ".join(_squash(s) for sentences in user_messages for s in sentences)
+
+    def taken(sentence: str) -> bool:
+        if _LAUNDERED.search(_plain(sentence)):
+            return True
+        for m in _COMMAND.finditer(sentence):
+            command = _squash(m.group(1) or m.group(2)).rstrip(" ,:")
+            if len(command) >= 8 and command in results and command not in user:
+                return True
+        return False
+
+    return taken
 
 
 def _latest_todos(transcript: Transcript) -> list[tuple[str, str]]:

@@ -120,12 +120,13 @@ def detect_project(explicit: str | None, parsed: Transcript, cwd: str) -> str:
     The session's directory is the transcript's ``cwd`` when it recorded one and it exists here,
     else ``cwd`` (the hook's, else the process's).
     """
-    from summarizer.session.project import detect_project_name
+    from summarizer.session.project import detect_project_name, scrubbed_project
 
     if explicit and explicit.strip():
-        return explicit.strip()
+        return scrubbed_project(explicit.strip())
     if parsed.cwd and not Path(parsed.cwd).is_dir():
-        return Path(parsed.cwd).name or "default"  # recorded elsewhere: its folder name is all we know
+        # recorded elsewhere: its folder name is all we know
+        return scrubbed_project(Path(parsed.cwd).name) or "default"
     return detect_project_name(parsed.cwd or cwd)[0]
 
 
@@ -196,10 +197,10 @@ def recover_project(
     document wins and :attr:`Recovery.note` says when it was found under the other name.
     """
     from summarizer.core.errors import NotFound
-    from summarizer.session.project import detect_project_name, engram17_aliases
+    from summarizer.session.project import detect_project_name, engram17_aliases, scrubbed_project
 
     if project and project.strip():
-        return recover(memory, project.strip(), session_id=session_id)
+        return recover(memory, scrubbed_project(project.strip()), session_id=session_id)
     name = detect_project_name(cwd)[0]
     found: list[Recovery] = []
     for candidate in (name, *engram17_aliases(cwd, name)):

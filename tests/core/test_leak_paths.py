@@ -247,3 +247,29 @@ def test_run_on_a_cache_that_cannot_be_written_prints_no_secret(tmp_path: Path, 
     out = done.stdout.decode()
     assert "INFO worker step 399 ok" in out and "[REDACTED:" in out
     assert _leaked(out + done.stderr.decode()) == []
+
+
+@pytest.mark.parametrize("where", ["--project", ".engram/config.json"])
+def test_a_secret_project_name_is_never_stored_or_printed(
+    where: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A token pasted as the project name (flag or engram's config file): the project column, the
+    topic key and what session and recover print hold only its placeholder."""
+    token = "ghp_Pq7Rs8Tu9Vw0Xy1Za2Bc3De4Fg5Hi6Jk7Lm8N"
+    transcript = tmp_path / "t.jsonl"
+    transcript.write_text(json.dumps({"role": "user", "content": "We decided to use pnpm, not npm."}) + "\n")
+    flags = ["--project", token] if where == "--project" else []
+    if where != "--project":
+        (tmp_path / ".engram").mkdir()
+        (tmp_path / ".engram" / "config.json").write_text(json.dumps({"project": token}))
+        monkeypatch.chdir(tmp_path)
+    saved = CliRunner().invoke(main, ["session", str(transcript), "--force", "--date", "2026-11-29", *flags])
+    assert saved.exit_code == 0, saved.output
+    recovered = CliRunner().invoke(main, ["recover", *flags])
+    assert recovered.exit_code == 0, recovered.output
+    with closing(sqlite3.connect(Path(os.environ["ENGRAM_DATA_DIR"]) / "engram.db")) as db:
+        rows = " ".join(
+            str(r) for r in db.execute("SELECT project, topic_key, title, content FROM observations")
+        )
+    assert "pnpm" in rows and "REDACTED" in rows
+    assert token[4:] not in rows + saved.output + recovered.output
