@@ -308,11 +308,12 @@ async def _within_deadline(
         return await work
     budget = model_budget(deadline_at)
     box: dict[str, Any] = {}
+    loop = asyncio.new_event_loop()  # the thread's own loop: the edge's stays the one the caller runs
+    task = loop.create_task(work)
 
     def run() -> None:
-        loop = asyncio.new_event_loop()  # the thread's own loop: the edge's stays the one the caller runs
         try:
-            box["value"] = loop.run_until_complete(work)
+            box["value"] = loop.run_until_complete(task)
         except BaseException as exc:  # handed back to the waiting side
             box["error"] = exc
         finally:
@@ -322,6 +323,10 @@ async def _within_deadline(
     thread.start()
     await asyncio.get_running_loop().run_in_executor(None, thread.join, budget)
     if thread.is_alive() or not box:
+        # Stop the model's request at once (it holds the GIL and the process's exit otherwise); an
+        # import still under way ends first, and the daemon thread is left to the process's end.
+        with contextlib.suppress(RuntimeError):  # the loop closed in between
+            loop.call_soon_threadsafe(task.cancel)
         return (
             keywords,
             "keywords",
