@@ -313,7 +313,7 @@ def _encoded_candidates(text: str, depth: int) -> list[Candidate]:
 
 # A value shorter than this is not searched for elsewhere (`password: "x"` must not redact every x).
 _COPY_MIN = 6
-_COPY_BOUNDED = 16  # below this length a copy must stand alone: `Qz8v` inside a longer word is not it
+_COPY_BOUNDED = 8  # below this length a copy must stand alone: `abc123` inside a longer word is not it
 
 
 def _occurrences(text: str, value: str, cand: Candidate, taken: set[tuple[int, int]]) -> list[Candidate]:
