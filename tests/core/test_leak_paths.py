@@ -147,7 +147,7 @@ def test_a_malformed_cache_url_never_prints_its_password(monkeypatch: pytest.Mon
 
 
 def test_eval_outputs_hold_no_secret(tmp_path: Path) -> None:
-    """A dataset whose entries and expected facts quote every leak: results.jsonl, report.md,
+    """A dataset whose entries and expected facts quote every leak: results.jsonl, report.md, summary.json,
     report.html and the eval cell database hold none of them (the cells are scrubbed when written)."""
     rows = [
         {

@@ -83,10 +83,10 @@ def test_the_http_layer_times_request_sent_to_last_byte(clock: FakeClock) -> Non
                 await response.aclose()
         return meter.http_s, meter.http_requests
 
+    original = httpx.AsyncClient.send
     seconds, requests = asyncio.run(go())
     assert requests == 2 and seconds == pytest.approx(0.25 + 0.75)
-    assert httpx.AsyncClient.send.__name__ == "send" and http_timing.timed_http  # restored on exit
-    assert "timed_http" not in repr(httpx.AsyncClient.send)
+    assert httpx.AsyncClient.send is original  # the wrapper lives only as long as the run
 
 
 @pytest.mark.parametrize("concurrency", ["1", "8"])
