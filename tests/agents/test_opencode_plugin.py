@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from summarizer.agents.install import plugin_source
+from summarizer.agents.install_opencode import plugin_source
 
 NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is not installed; the plugin needs a JS runtime")
