@@ -129,6 +129,8 @@ class Forwarder:
         self.child: ChildOutput | None = None
 
     def __call__(self, signum: int, frame: object) -> None:
+        """Pass ``signum`` on while the child runs (it decides, as it would without us); after it
+        ended, exit at once with 128+N, since the user interrupted the compression, not a command."""
         child = self.child
         if child is not None and child.status is None:
             try:

@@ -197,6 +197,21 @@ def _names(patterns: list[str], line: Line) -> bool:
     return liberal(_prefixes(patterns), line) is not None
 
 
+def _shell_call(
+    event: Mapping[str, object], tool: str, env: Mapping[str, str], exe: str
+) -> tuple[dict[str, object], str, Line, str] | None:
+    """(the call's input, its project folder, the parsed line, the rewrite) for a ``tool`` call the
+    hook may rewrite; ``None`` for another tool or a line :func:`prepare` leaves alone."""
+    tool_input = event.get("tool_input")
+    if event.get("tool_name") != tool or not isinstance(tool_input, dict):
+        return None
+    project = _project_dir(event)
+    prepared = prepare(tool_input.get("command"), env, project, exe)
+    if prepared is None:
+        return None
+    return tool_input, project, prepared[0], prepared[1]
+
+
 def gemini_answer(event: Mapping[str, object], env: Mapping[str, str], exe: str) -> dict[str, object] | None:
     """Gemini CLI's ``BeforeTool`` on ``run_shell_command``: ``hookSpecificOutput.tool_input``.
 
@@ -204,14 +219,10 @@ def gemini_answer(event: Mapping[str, object], env: Mapping[str, str], exe: str)
     policy check and confirmation of the original; the hook still leaves alone any line whose
     commands one of the user's ``run_shell_command(...)`` exclusions names.
     """
-    tool_input = event.get("tool_input")
-    if event.get("tool_name") != "run_shell_command" or not isinstance(tool_input, dict):
+    call = _shell_call(event, "run_shell_command", env, exe)
+    if call is None:
         return None
-    project = _project_dir(event)
-    prepared = prepare(tool_input.get("command"), env, project, exe)
-    if prepared is None:
-        return None
-    line, rewritten = prepared
+    _, project, line, rewritten = call
     files = [
         os.path.join(_home(env), ".gemini", "settings.json"),
         os.path.join(project, ".gemini", "settings.json"),
@@ -231,14 +242,10 @@ def cursor_answer(event: Mapping[str, object], env: Mapping[str, str], exe: str)
     """
     from summarizer.agents.permissions import allowed
 
-    tool_input = event.get("tool_input")
-    if event.get("tool_name") != "Shell" or not isinstance(tool_input, dict):
+    call = _shell_call(event, "Shell", env, exe)
+    if call is None:
         return None
-    project = _project_dir(event)
-    prepared = prepare(tool_input.get("command"), env, project, exe)
-    if prepared is None:
-        return None
-    line, rewritten = prepared
+    tool_input, project, line, rewritten = call
     files = [
         os.path.join(_home(env), ".cursor", "cli-config.json"),
         os.path.join(project, ".cursor", "cli.json"),

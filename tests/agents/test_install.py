@@ -30,11 +30,17 @@ def _home(tmp_path: Path) -> dict[str, str]:
     return {"HOME": str(home)}
 
 
-def test_claude_code_install_merges_and_uninstall_restores_the_exact_bytes(tmp_path: Path) -> None:
-    """Other keys and hooks survive the install; --uninstall gives back the file byte for byte."""
+def _existing_settings(tmp_path: Path) -> tuple[dict[str, str], Path]:
+    """A home whose Claude Code settings already hold the user's keys and hooks (EXISTING)."""
     env = _home(tmp_path)
     settings = tmp_path / "home" / ".claude" / "settings.json"
     settings.write_bytes(EXISTING)
+    return env, settings
+
+
+def test_claude_code_install_merges_and_uninstall_restores_the_exact_bytes(tmp_path: Path) -> None:
+    """Other keys and hooks survive the install; --uninstall gives back the file byte for byte."""
+    env, settings = _existing_settings(tmp_path)
     installer.install("claude-code", "global", env, tmp_path, "/opt/bin/summarizer")
     data = json.loads(settings.read_bytes())
     before = json.loads(EXISTING)
@@ -57,9 +63,7 @@ def test_claude_code_install_merges_and_uninstall_restores_the_exact_bytes(tmp_p
 
 def test_uninstall_after_the_user_edited_the_file_removes_only_our_hook(tmp_path: Path) -> None:
     """A key added after the install is kept; only the summarizer hook entry goes."""
-    env = _home(tmp_path)
-    settings = tmp_path / "home" / ".claude" / "settings.json"
-    settings.write_bytes(EXISTING)
+    env, settings = _existing_settings(tmp_path)
     installer.install("claude-code", "global", env, tmp_path, "summarizer")
     data = json.loads(settings.read_bytes())
     data["theme"] = "dark"
