@@ -39,7 +39,7 @@ from summarizer.output.lines import iter_chunks
 from summarizer.output.originals import OriginalStore, TeeReader
 from summarizer.output.progress import Progress, terminal_progress
 from summarizer.output.render import render
-from summarizer.output.shape import Shape
+from summarizer.output.shape import VCS_KEY, Shape
 from summarizer.output.snapshot import Scrubbed, Snapshot, take
 from summarizer.output.verdicts import all_pass
 
@@ -201,7 +201,8 @@ def compress_plain(
     if target is None and writer.dropped:
         target = max(tokens, 1)  # too big to store, so no stored copy to pass through
     clean = Scrubbed()
-    snap = take(engine, clean, patterns=target is not None)
+    key = VCS_KEY if shape.name == "vcs" else None
+    snap = take(engine, clean, patterns=target is not None, key=key)
     scrubbed = clean.redactions
     verdict = Verdict.of(
         snap,

@@ -29,6 +29,12 @@ _CONTINUATION = re.compile(
     rb"^\s*(?:DETAIL|HINT|CONTEXT|STATEMENT|QUERY|LOCATION|WHERE|Caused by|caused by|Cause|note|help"
     rb"|NOTE|HELP|Hint|Note|Details?|Reason|reason|Suggestion|Did you mean|-->|\^-+|\||= |\.\.\.)"
 )
+# The same keywords after a log record's header ("... UTC [22500] DETAIL:  Key (id)=(7) exists.").
+_LABELLED = re.compile(
+    rb"\s(?:DETAIL|HINT|CONTEXT|STATEMENT|Caused by|caused by|note|help|NOTE|HELP|Hint|Note):\s"
+)
+# A token that names something (a path, a file, an id with digits): a variant's varying part.
+_NAMING = re.compile(rb"[\w.-]*[/._\d][\w./-]*")
 
 
 def _body(raw: bytes) -> bytes:
@@ -52,6 +58,8 @@ class Context:
     """Collects context lines (line number -> raw bytes) while the engine streams."""
 
     lines: dict[int, bytes] = field(default_factory=dict)
+    # The lines that head a failure's block (less indented, just above it): shown whatever the budget.
+    heads: set[int] = field(default_factory=set)
     after: int = 0
     folded: int = 0
     _block: _Block | None = None
@@ -70,6 +78,22 @@ class Context:
         """Line ``n`` is a failure: keep ``before`` and the next line, and open its block."""
         for number, line in before:
             self.keep(number, line)
+        indent = _indent(_body(raw))
+        # The chain of less-indented lines above it (a checker's headline, "In file line N:") is the
+        # failure's own location and message: it stays even when the rest of the context is folded.
+        for number, line in before:
+            body = _body(line)
+            if not body.strip():
+                break
+            if _indent(body) < indent:
+                indent = _indent(body)
+                self.heads.add(number)
+        # A line just above that names what the failure names is the failing variant (the
+        # `install` step of the file `install` could not find): it stays whole too.
+        named = {t for t in _NAMING.findall(raw) if len(t) >= 4 and t.strip(b"0123456789.-")}
+        for number, line in before:
+            if named & set(_NAMING.findall(line)):
+                self.heads.add(number)
         self.after = AFTER
         self._close()
         self._block = _Block(_indent(_body(raw)))
@@ -79,14 +103,19 @@ class Context:
         if self.after:
             self.after -= 1
             self.keep(n, raw)
+            if _LABELLED.search(raw, 0, 120) or _CONTINUATION.match(_body(raw)):
+                self.heads.add(n)  # the failure's message goes on here
         block = self._block
         if block is None:
             return
         body = _body(raw)
         stripped = body.strip()
-        if not stripped or (_indent(body) <= block.indent and not _CONTINUATION.match(body)):
+        labelled = bool(_LABELLED.search(raw, 0, 120))
+        if not stripped or (_indent(body) <= block.indent and not labelled and not _CONTINUATION.match(body)):
             self._close()
             return
+        if labelled:
+            self.heads.add(n)
         if block.kept < BLOCK_HEAD:
             block.kept += 1
             self.keep(n, raw)

@@ -52,6 +52,8 @@ class Verdict:
         coords = list(snap.coords)
         failing = () if content else tuple(verdicts.failing_tests(coords))
         first = None if content else verdicts.first_error(coords)
+        if first is not None and first.kind in ("location", "frame"):
+            first = _headline(first, snap) or first
         return cls(failing=failing, counts=verdicts.run_counts_of(coords), first_error=first, **facts)  # type: ignore[arg-type]
 
     @property
@@ -105,6 +107,16 @@ class Verdict:
             restore_hint=restore_hint(self.restore_id, snap.lines),
             text=text,
         )
+
+
+def _headline(first: Kept, snap: Snapshot) -> Kept | None:
+    """The line heading a located failure's block (a checker's "Invalid read of size 4" above its
+    frames), when the context kept one just above it."""
+    heads = [(n, text) for n, text in snap.context if n in snap.heads and first.line - 3 <= n < first.line]
+    if not heads:
+        return None
+    n, text = heads[0]
+    return Kept(kind="error", line=n, text=text)
 
 
 def _failing_line(verdict: Verdict) -> list[str]:

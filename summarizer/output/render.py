@@ -70,6 +70,8 @@ def _coordinate_rows(snap: Snapshot, listed: list[Kept], merged: dict[int, str])
         file = source_file(coord.location)
         if file and coord.text.startswith(file) and coord.kind != "frame":
             body.files[coord.line] = file
+    taken = {c.line for c in listed}
+    body.rows.extend((n, f"{n}: {text}") for n, text in snap.keys if n not in taken)
     body.rows.extend((after + 0.5, f"   {marker}") for after, marker in snap.frame_markers)
     if snap.http_4xx_more:
         first, last = snap.http_4xx_range
@@ -99,11 +101,11 @@ def _context_rows(snap: Snapshot, body: Body, budget: int) -> tuple[int, int]:
     if sum(costs) <= budget:
         body.rows.extend(rows)
         return budget - sum(costs), 0
-    # The failures alone fill the budget: keep the line right before each failure (its headline,
-    # its location), fold the rest of each block.
+    # The failures alone fill the budget: keep the lines that head each failure's block (its
+    # headline, its location) whatever they cost, fold the rest of each block.
     kept = 0
     for (n, text), cost in zip(rows, costs, strict=True):
-        if n + 1 in taken and cost <= budget:
+        if n in snap.heads:
             budget -= cost
             body.rows.append((n, text))
             kept += 1

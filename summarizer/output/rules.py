@@ -64,7 +64,12 @@ HTTP = re.compile(
     r" HTTP/#(?:\.#)?\" (?=###(?![#\w]))"
 )
 # A located diagnostic whose severity is a warning or note (grouped by file and code when many).
-LOCATED_SOFT = re.compile(r"^\W{0,3}(?:warning|note|info|hint|remark)\b|^\s+(?:warning|note)\s")
+# Convention, refactor, style and info messages count as warnings, by word or by a letter-coded
+# message id (C0305, R1705, W0611, I1101: the convention pylint and its kin print).
+LOCATED_SOFT = re.compile(
+    r"^\W{0,3}(?:warning|note|info|hint|remark|convention|refactor|style)\b|^\s+(?:warning|note)\s"
+    r"|^\W{0,3}[CRWI]#{4}(?![\w#])"
+)
 # A colon counts as part of a name (Perl man pages: Net::DBus::Error.3pm.gz) unless a line number
 # follows it, which makes the line a location.
 PATH_ONLY = re.compile(r"^\.{0,2}/(?:[\w.~@/+#,=%!{}\[\]-]|:(?!\d))*$")

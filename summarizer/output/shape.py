@@ -25,9 +25,11 @@ from summarizer.output import coordinates as co
 from summarizer.output import rules
 from summarizer.output.patterns import normalise
 
-__all__ = ["LISTING_ROW", "Shape", "ShapeName", "decide_shape", "is_listing_row"]
+__all__ = ["LISTING_ROW", "VCS_KEY", "Shape", "ShapeName", "decide_shape", "is_listing_row"]
 
-ShapeName = Literal["test", "diagnostics", "listing", "search", "vcs", "repetitive", "content", "log"]
+ShapeName = Literal[
+    "test", "diagnostics", "listing", "search", "vcs", "repetitive", "records", "trace", "content", "log"
+]
 
 # One row of ls -l, find -ls, tar -tv, du, or a bare path: what a listing is made of.
 LISTING_ROW = re.compile(
@@ -38,7 +40,7 @@ LISTING_ROW = re.compile(
 # grep -rn / rg -n hits: path:line:text (a compiler's "path:line:col: error:" is one too).
 _SEARCH_ROW = re.compile(r"^[^\s:]+:#+[:-]")
 _VCS_ROW = re.compile(
-    r"^commit [#a-f]{40}\b|^(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):\s"
+    r"^commit [#a-f]{40}(?![\w#])|^(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):\s"
     r"|^[#a-f]{7,12} \S"  # log --oneline
     r"|^(?:On branch |Your branch |Changes (?:not staged|to be committed)|Untracked files:|nothing to commit"
     r"|no changes added|  \(use \"git )"
@@ -46,6 +48,15 @@ _VCS_ROW = re.compile(
     r"|^[ MADRCU?!]{2} \S|^Auto-merging \S|^CONFLICT \(|^ \S.* \| +#+ [-+]*$"
     r"|^ #+ files? changed"
 )
+# The rows that identify what version-control output is about: kept whole, every one.
+VCS_KEY = re.compile(
+    r"^commit [#a-f]{40}(?![\w#])|^[#a-f]{7,12} \S"
+    r"|^\t(?:modified|new file|deleted|renamed|both \w+|typechange):\s|^[ MADRCU?!]{2} \S|^CONFLICT \("
+)
+# A caret or tilde marker under a source line: a diagnostic with its snippet, never content.
+_MARKER = re.compile(r"^\s*(?:#*\s*\|\s*)?[\^~][-~^]*(?:\s|$)")
+# A shell's trace of the commands it runs (set -x).
+_TRACE_ROW = re.compile(r"^\++ \S")
 _DIFF_ROW = re.compile(r"^(?:diff --git |index [#a-f]+\.\.|--- |\+\+\+ |@@ -#+(?:,#+)? \+#+)")
 # Source text: code punctuation at the end, or a line opening with a common keyword.
 _CODE_ROW = re.compile(
@@ -53,7 +64,7 @@ _CODE_ROW = re.compile(
     r"|^\s*(?:def|class|import|from|return|if|elif|else|for|while|try|except|with|async|await|raise"
     r"|function|const|let|var|export|package|func|fn|pub|use|struct|impl|enum|type|interface"
     r"|public|private|protected|static|#include|#define|@\w+)\b"
-    r"|^\s*(?://|/\*|\*|#)\s"
+    r"|^\s*(?://|/\*|\*|#)\s|^\s{4}"
 )
 _TOP = 3_000
 # Fewer lines than this have no shape to speak of: they pass through below 10,000 tokens.
@@ -102,6 +113,10 @@ def _shares(
             rows["vcs"] += count
         if _CODE_ROW.search(text):
             rows["code"] += count
+        if _MARKER.match(text):
+            rows["marker"] += count
+        if _TRACE_ROW.match(text):
+            rows["trace"] += count
     return rows, patterns
 
 
@@ -129,11 +144,15 @@ def decide_shape(
             return Shape("vcs", True, False)
         if share.get("search", 0) >= 0.6:
             return Shape("search", True, False)
-        if share.get("code", 0) >= 0.4 and share.get("coord", 0) < 0.1:
+        if share.get("code", 0) >= 0.4 and share.get("coord", 0) < 0.1 and not rows["marker"]:
             return Shape("content", False, True)
+        if share.get("trace", 0) >= 0.3:
+            return Shape("trace", True, False)
     if share.get("coord", 0) >= 0.15 or "summary" in kinds:
         return Shape("diagnostics", True, False)
     biggest = patterns.most_common(1)[0][1] if patterns else 0
     if biggest / total >= 0.5:
         return Shape("repetitive", True, False)
+    if records / max(lines, 1) >= 0.6:
+        return Shape("records", True, False)
     return Shape("log", False, False)

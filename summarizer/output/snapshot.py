@@ -7,6 +7,7 @@ plain functions of their inputs.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from summarizer.core.scrub import LineScrubber, scrub
@@ -40,6 +41,8 @@ class Snapshot:
     coords: tuple[Kept, ...]
     entries: dict[int, CoordEntry]
     context: tuple[tuple[int, str], ...]
+    heads: frozenset[int]
+    keys: tuple[tuple[int, str], ...]
     soft_patterns: tuple[PatternStat, ...]
     patterns: tuple[PatternStat, ...]
     samples: tuple[tuple[int, bytes], ...]
@@ -88,8 +91,21 @@ def _pattern_rows(engine: Engine, soft: bool) -> list[tuple[str, int, int, int, 
     ]
 
 
-def take(engine: Engine, clean: Scrubbed, *, patterns: bool = True) -> Snapshot:
-    """The snapshot of ``engine`` (finished); ``patterns=False`` skips the pattern merge."""
+def _keys(engine: Engine, clean: Scrubbed, key: re.Pattern[str]) -> tuple[tuple[int, str], ...]:
+    """Every row whose template matches ``key`` (a commit line, a status row), first occurrence."""
+    rows = [
+        (r.first, clean(decode_line(r.sample)))
+        for t, r in engine.templates.items()
+        if key.match(decode_line(t[:200]))
+    ]
+    return tuple(sorted(rows))
+
+
+def take(
+    engine: Engine, clean: Scrubbed, *, patterns: bool = True, key: re.Pattern[str] | None = None
+) -> Snapshot:
+    """The snapshot of ``engine`` (finished); ``patterns=False`` skips the pattern merge; ``key``
+    names the rows a compact form keeps, every one (version-control output's hashes and paths)."""
     coords = _coordinates(engine, clean)
     # A context line that repeats a kept coordinate (a frame seen twice) is that row's [×N].
     kept = {c.line for c in coords}
@@ -104,6 +120,8 @@ def take(engine: Engine, clean: Scrubbed, *, patterns: bool = True) -> Snapshot:
         coords=coords,
         entries={e.line: e for e in engine.coords.values()},
         context=context,
+        heads=frozenset(engine.ctx.heads),
+        keys=_keys(engine, clean, key) if key is not None else (),
         # Soft lines are coordinates too: every one of their patterns is shown, so none is capped.
         soft_patterns=tuple(merge_templates(_pattern_rows(engine, True), cap=None)) if patterns else (),
         patterns=tuple(merge_templates(_pattern_rows(engine, False))) if patterns else (),

@@ -46,7 +46,14 @@ def first_error(coords: list[Kept]) -> Kept | None:
     """The first real failure, by severity: an error or failing test before a bare location, a
     warning only when nothing is worse; the project's own code before third-party frames."""
     for kinds in (_FIRSTERROR_KINDS, _FALLBACK_KINDS, WARNING_KINDS):
-        found = [c for c in coords if c.kind in kinds and not _NOT_FIRST.match(c.text)]
+        found = [
+            c
+            for c in coords
+            if c.kind in kinds
+            and not _NOT_FIRST.match(c.text)
+            and not _banner(c, coords)
+            and not _tally(c, coords)
+        ]
         own = [c for c in found if not is_third_party(c.text)]
         # An indented line continues the message above it (tsc's "Overload 1 of 2 ..."), unless
         # it is itself an error line (pip indents its subprocess's "ERROR: ...") or a test's header.
@@ -55,6 +62,28 @@ def first_error(coords: list[Kept]) -> Kept | None:
         if heads or own or found:
             return _inside_test((heads or own or found)[0], found)
     return None
+
+
+_BANNER_LINES = 5
+_TALLY = re.compile(r"\b\d+ (?:errors?|failures?|failed|problems?)\b", re.IGNORECASE)
+
+
+def _tally(coord: Kept, coords: list[Kept]) -> bool:
+    """A closing count ("ERROR SUMMARY: 6 errors") after located failures: it counts them, it is
+    not the first of them."""
+    return bool(_TALLY.search(coord.text)) and any(
+        c.line < coord.line and c.kind in ("location", "frame") for c in coords
+    )
+
+
+def _banner(coord: Kept, coords: list[Kept]) -> bool:
+    """A tool's start-up banner ("Memcheck, a memory error detector"): an error word in the first
+    lines with no location of its own and none in the lines under it, while later errors exist."""
+    if coord.line > _BANNER_LINES or coord.location or coord.kind != "error":
+        return False
+    near = [c for c in coords if coord.line < c.line <= coord.line + 4]
+    later = [c for c in coords if c.line > coord.line + 4 and c.kind in _FIRSTERROR_KINDS]
+    return not any(c.location or c.kind == "frame" for c in near) and bool(later)
 
 
 def _inside_test(first: Kept, found: list[Kept]) -> Kept:

@@ -23,17 +23,17 @@ def test_under_the_floor_passes_through_byte_identical(run: Run) -> None:
 
 
 def _varied(n: int) -> str:
-    # A log with no dominant shape: every line a different message.
+    # Output of no recognised shape (no timestamps, no tool markers): every line a different message.
     words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"]
     return "".join(
-        f"2024-05-01 10:00:{i % 60:02d},001 INFO [{words[i % 10]}] svc.{words[(i * 7) % 10].title()}: "
+        f"{words[i % 10]} said to {words[(i * 7) % 10].title()}: "
         f"{' '.join(words[(i + k) % 10] for k in range(i % 7 + 1))} step {words[(i * 3) % 10]}\n"
         for i in range(n)
     )
 
 
 def test_an_unknown_shape_passes_through_up_to_ten_thousand_tokens(run: Run) -> None:
-    """Without --target, a log of no recognised shape passes through up to 10,000 tokens."""
+    """Without --target, output of no recognised shape passes through up to 10,000 tokens."""
     small = _varied(200).encode()
     assert run(small, target=None, floor=500).passthrough
     big = run(_varied(1500).encode() + _log(2000).encode(), target=None, floor=500)
