@@ -24,13 +24,20 @@ _READ = 65536
 
 
 def exit_status(wait_status: int) -> int:
-    """The shell's convention: the exit code, or 128+N for a signal N."""
+    """The shell's convention: the exit code, or 128+N for a signal N.
+
+    Agents read the status the way their shell reports it, so a wrapped command must end with the
+    status the bare command would have had.
+    """
     code = os.waitstatus_to_exitcode(wait_status)
     return code if code >= 0 else 128 - code
 
 
 def cannot_start(command: str, exc: OSError) -> int:
-    """Print the shell's usual message; 127 for not found, 126 for found but not executable."""
+    """Print the shell's usual message; 127 for not found, 126 for found but not executable.
+
+    The agent then sees the error and status the bare command would have given it.
+    """
     if isinstance(exc, FileNotFoundError):
         reason, code = ("No such file or directory" if "/" in command else "command not found"), 127
     elif isinstance(exc, IsADirectoryError) or os.path.isdir(command):

@@ -43,7 +43,10 @@ class OutputCall:
 
 
 def parse_output_args(args: list[str]) -> OutputCall | None:
-    """The call for a plain ``output`` invocation, or ``None`` when click must parse it."""
+    """The call for a plain ``output`` invocation, or ``None`` when click must parse it.
+
+    Anything this parser is not sure of goes to click, so every usage error is click's.
+    """
     source: str | None = None
     target: int | None = None
     exit_code: int | None = None

@@ -107,7 +107,11 @@ def _reply(agent: str, event: dict[str, object], env: Mapping[str, str]) -> dict
 
 
 def main(args: list[str], agent: str = "claude") -> int:
-    """Read one event on stdin, print the reply (or nothing); always exit 0."""
+    """Read one event on stdin, print the reply (or nothing); always exit 0.
+
+    A hook that fails would block or alter the agent's command, so a failure prints one line on
+    stderr and the command runs unchanged under the agent's own rules.
+    """
     if args:
         sys.stderr.write(f"summarizer hook {agent}: ignoring extra arguments {' '.join(args)!r}\n")
     try:

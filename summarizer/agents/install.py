@@ -54,7 +54,11 @@ class Installed:
 
 
 def location(agent: str, scope: str, env: Mapping[str, str], cwd: Path) -> Path:
-    """The file ``agent``'s integration lives in, for ``scope`` ``"global"`` or ``"project"``."""
+    """The file ``agent``'s integration lives in, for ``scope`` ``"global"`` or ``"project"``.
+
+    Computed from ``env`` and ``cwd`` (never the process's own home) so tests, and ``--show`` for
+    another home, read the same places the agents would.
+    """
     home = Path(env.get("HOME") or Path.home())
     if agent == "claude-code":
         if scope == "project":
@@ -141,7 +145,10 @@ def uninstall(agent: str, scope: str, env: Mapping[str, str], cwd: Path) -> str:
 
 
 def show(env: Mapping[str, str], cwd: Path) -> list[Installed]:
-    """What is installed where, for every agent and scope."""
+    """What is installed where, for every agent and scope.
+
+    Read-only; :func:`install` also uses it to warn when a hook is in both scopes.
+    """
     rows = []
     for agent in AGENTS:
         for scope in ("global", "project"):

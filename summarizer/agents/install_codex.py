@@ -99,8 +99,22 @@ def install_feature(path: Path) -> str:
         if lines and lines[-1].strip():
             lines.append("")
         lines += [f"[features]  {_FEATURE_MARK}", f"hooks = true  {_FEATURE_MARK}"]
-    write_atomic(path, ("\n".join(lines) + "\n").encode("utf-8"))
+    new = "\n".join(lines) + "\n"
+    if _toml(text) is not None and _toml(new) is None:
+        # `features.x = ...` or `features = {...}` elsewhere: a second [features] would break the file.
+        return f"codex: {path} sets features in a form init does not edit; add hooks = true to them yourself"
+    write_atomic(path, new.encode("utf-8"))
     return f"codex: [features] hooks = true in {path}"
+
+
+def _toml(text: str) -> dict[str, object] | None:
+    """``text`` read as TOML, or None when it is not valid TOML (imported here: init only)."""
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return None
 
 
 def uninstall_feature(path: Path) -> None:
@@ -118,7 +132,11 @@ def uninstall_feature(path: Path) -> None:
 
 
 def codex_files(scope: str, env: Mapping[str, str], cwd: Path) -> tuple[Path, Path]:
-    """(Codex's hooks.json, its config.toml) for ``scope``."""
+    """(Codex's hooks.json, its config.toml) for ``scope``.
+
+    ``hooks.json`` follows the scope; ``config.toml`` is the user's for both, where the
+    ``hooks`` feature is switched on.
+    """
     home = Path(env.get("CODEX_HOME") or Path(env.get("HOME") or Path.home()) / ".codex")
     return (
         cwd / ".codex" / "hooks.json" if scope == "project" else home / "hooks.json"

@@ -16,7 +16,11 @@ __all__ = ["read_or_none", "remove_empty_folders", "write_atomic"]
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Atomic replace in the same directory, keeping the file's permissions."""
+    """Atomic replace in the same directory, keeping the file's permissions.
+
+    An interrupted install must never leave a half-written settings file the agent then fails to
+    read; the same directory keeps :func:`os.replace` a rename on one file system.
+    """
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(f".{path.name}.summarizer-tmp")

@@ -198,7 +198,11 @@ _WITH_VALUE = {"timeout": ("-s", "-k", "--signal", "--kill-after"), "nice": ("-n
 
 
 def skip_wrappers(argv: list[str]) -> int:
-    """Index of the program that runs after ``timeout 5 nice -n 2 env X=1 ...`` wrappers."""
+    """Index of the program that runs after ``timeout 5 nice -n 2 env X=1 ...`` wrappers.
+
+    Permission rules and the ``sh -c``/``eval`` finder must judge the program that really runs,
+    not the ``timeout`` or ``env`` in front of it.
+    """
     k = 0
     while k < len(argv):
         name = argv[k].rsplit("/", 1)[-1]

@@ -91,7 +91,11 @@ class Line:
 
 
 def name_end(raw: str) -> int:
-    """Length of a leading shell variable name in ``raw`` (0 when none)."""
+    """Length of a leading shell variable name in ``raw`` (0 when none).
+
+    Shared by the assignment test of the reader and ``env X=1`` in ``skip_wrappers``, so both
+    agree on what a variable name is.
+    """
     if not raw or not (raw[0].isalpha() or raw[0] == "_"):
         return 0
     i = 1

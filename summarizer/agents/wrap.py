@@ -113,7 +113,11 @@ _TRIMMERS = frozenset({"head", "tail"})
 
 
 def quote(text: str) -> str:
-    """``text`` as one single-quoted shell word."""
+    """``text`` as one single-quoted shell word.
+
+    Single quotes are the one shell quoting with no expansion inside, so the rewritten line hands
+    ``summarizer run`` exactly the text the agent wrote.
+    """
     return "'" + text.replace("'", "'\"'\"'") + "'"
 
 
@@ -145,7 +149,11 @@ def _interactive(argv: list[str]) -> bool:
 
 
 def on_path(program: str, search_path: str) -> bool:
-    """Is ``program`` an executable file (a path, or a name found on ``search_path``)?"""
+    """Is ``program`` an executable file (a path, or a name found on ``search_path``)?
+
+    ``summarizer run`` executes the program directly, so an alias, a shell function or a builtin
+    (not on ``PATH``) would not run as the agent's shell runs it: such a command is not wrapped.
+    """
     if "/" in program:
         return True  # a path: `summarizer run` gives the shell's message if it is not runnable
     for folder in search_path.split(os.pathsep):
@@ -277,7 +285,11 @@ def exclude_prefixes(env: Mapping[str, str], project_dir: str | None = None) -> 
 
 
 def executable(env: Mapping[str, str]) -> str:
-    """``summarizer`` when the one on PATH is this one, else this one's absolute path."""
+    """``summarizer`` when the one on PATH is this one, else this one's absolute path.
+
+    The short name keeps the rewritten line readable for the agent and the user; the path keeps
+    it running this installation when another ``summarizer`` comes first on ``PATH``.
+    """
     own = os.path.realpath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
     for folder in (env.get("PATH") or "").split(os.pathsep):
         candidate = os.path.join(folder or ".", "summarizer")

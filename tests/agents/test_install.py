@@ -171,6 +171,25 @@ def test_codex_gets_the_hook_the_feature_flag_and_the_fallback_and_loses_them_ex
     assert not (codex / "hooks.json").exists() and not (codex / "AGENTS.md").exists()
 
 
+@pytest.mark.parametrize(
+    "config",
+    [b'model = "o3"\nfeatures.web_search = true\n', b"features = { web_search = true }\n"],
+    ids=["dotted key", "inline table"],
+)
+def test_codex_features_written_another_way_are_left_valid(tmp_path: Path, config: bytes) -> None:
+    """A second `[features]` table would make Codex's config.toml invalid: it is left as it is."""
+    env = _home(tmp_path)
+    codex = tmp_path / "home" / ".codex"
+    codex.mkdir()
+    (codex / "config.toml").write_bytes(config)
+    done = installer.install("codex", "global", env, tmp_path, "/opt/bin/summarizer")
+    assert "add hooks = true" in done
+    assert (codex / "config.toml").read_bytes() == config
+    assert "hook codex" in (codex / "hooks.json").read_text()
+    installer.uninstall("codex", "global", env, tmp_path)
+    assert (codex / "config.toml").read_bytes() == config
+
+
 def test_uninstall_removes_the_folders_it_left_empty(tmp_path: Path) -> None:
     """`.claude/` and `.opencode/plugins/` go when nothing else is in them; a folder with a file stays."""
     env = _home(tmp_path)
