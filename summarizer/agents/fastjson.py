@@ -59,6 +59,10 @@ def loads(text: str | bytes) -> object:
         value, end = _scan(text, start)
     except StopIteration as exc:
         raise ValueError(f"no JSON value at character {exc.value}") from None
+    except SystemError:  # 3.11's scanner reports a syntax error only when json.decoder is loaded
+        import json
+
+        return json.loads(text)
     if text[end:].strip(_WHITESPACE):
         raise ValueError(f"extra data after the JSON value at character {end}")
     return value

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -29,6 +31,23 @@ def test_malformed_documents_raise_value_error(text: str) -> None:
         json.loads(text)
     with pytest.raises(ValueError):
         loads(text)
+
+
+def test_malformed_document_in_a_fresh_process_is_a_value_error() -> None:
+    """The hook's process never imports json: a syntax error is still a ValueError with its position."""
+    probe = (
+        "import sys\n"
+        "from summarizer.agents.fastjson import loads\n"
+        "assert 'json.decoder' not in sys.modules\n"
+        "try:\n"
+        "    loads('{bad json')\n"
+        "except ValueError as exc:\n"
+        "    print(type(exc).__name__, exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "char 1" in done.stdout
+    assert "returned NULL" not in done.stdout
 
 
 def test_dumps_equals_json_dumps() -> None:
