@@ -40,7 +40,8 @@ class Messages:
 
 def body_line(coord: Kept, entry_note: str, seen: Messages, full_bytes: int | None = None) -> str:
     text = coord.text
-    if coord.location and coord.kind in ERROR_KINDS:
+    # A failure row's text stays verbatim: the code-and-arguments shorthand is for warnings and notes.
+    if coord.location and coord.kind not in ERROR_KINDS and coord.kind != "frame":
         after = text.split(coord.location, 1)[1] if coord.location in text else ""
         match = _MESSAGE.match(after)
         if match:

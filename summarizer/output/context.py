@@ -33,8 +33,8 @@ _CONTINUATION = re.compile(
 _LABELLED = re.compile(
     rb"\s(?:DETAIL|HINT|CONTEXT|STATEMENT|Caused by|caused by|note|help|NOTE|HELP|Hint|Note):\s"
 )
-# A token that names something (a path, a file, an id with digits): a variant's varying part.
-_NAMING = re.compile(rb"[\w.-]*[/._\d][\w./-]*")
+# A token that names a file (a path, or a name with an extension): a variant's varying part.
+_NAMING = re.compile(rb"[\w.-]*/[\w./-]+|\b[\w-]+\.[A-Za-z]\w{0,5}\b")
 
 
 def _body(raw: bytes) -> bytes:
@@ -60,6 +60,9 @@ class Context:
     lines: dict[int, bytes] = field(default_factory=dict)
     # The lines that head a failure's block (less indented, just above it): shown whatever the budget.
     heads: set[int] = field(default_factory=set)
+    # The lines after a failure inside its block (snippet, caret, continuation): folded after the
+    # lines before it.
+    body: set[int] = field(default_factory=set)
     after: int = 0
     folded: int = 0
     _block: _Block | None = None
@@ -90,10 +93,9 @@ class Context:
                 self.heads.add(number)
         # A line just above that names what the failure names is the failing variant (the
         # `install` step of the file `install` could not find): it stays whole too.
-        named = {t for t in _NAMING.findall(raw) if len(t) >= 4 and t.strip(b"0123456789.-")}
-        for number, line in before:
-            if named & set(_NAMING.findall(line)):
-                self.heads.add(number)
+        named = {t for t in _NAMING.findall(raw) if len(t) >= 4}
+        if before and named & set(_NAMING.findall(before[0][1])):
+            self.heads.add(before[0][0])
         self.after = AFTER
         self._close()
         self._block = _Block(_indent(_body(raw)))
@@ -119,6 +121,7 @@ class Context:
         if block.kept < BLOCK_HEAD:
             block.kept += 1
             self.keep(n, raw)
+            self.body.add(n)
             return
         block.skipped_from = block.skipped_from or n
         block.last = (n, raw)

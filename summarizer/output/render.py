@@ -93,19 +93,25 @@ def _pattern_note(stat: PatternStat) -> str:
     return f"[×{stat.count:,} like this, lines {stat.first_line}…{stat.last_line}] "
 
 
-def _context_rows(snap: Snapshot, body: Body, budget: int) -> tuple[int, int]:
-    """Tier 2: the context around failures, nearest lines first, while it fits; (budget, folded)."""
+def _context_rows(snap: Snapshot, body: Body, budget: int, target: int) -> tuple[int, int]:
+    """Tier 2: the context around failures, whole while it fits in what is left of the target or
+    in one more target's worth (failures' blocks before anything else); (budget, folded)."""
     taken = {int(order) for order, _ in body.rows}
     rows = [(n, f"{n}| {text}") for n, text in snap.context if n not in taken]
     costs = [estimate_tokens(text) + 1 for _, text in rows]
-    if sum(costs) <= budget:
+    if sum(costs) <= max(budget, target):
         body.rows.extend(rows)
         return budget - sum(costs), 0
     # The failures alone fill the budget: keep the lines that head each failure's block (its
-    # headline, its location) whatever they cost, fold the rest of each block.
+    # headline, its location) whatever they cost, then the blocks' own lines while they fit; fold
+    # the lines before each failure.
+    heads = sum(c for (n, _), c in zip(rows, costs, strict=True) if n in snap.heads)
+    allowance = max(budget, target // 2) - heads
     kept = 0
     for (n, text), cost in zip(rows, costs, strict=True):
-        if n in snap.heads:
+        block = n in snap.block_lines and cost <= allowance
+        if n in snap.heads or block:
+            allowance -= cost if block else 0
             budget -= cost
             body.rows.append((n, text))
             kept += 1
@@ -189,16 +195,17 @@ def render_snapshot(
 ) -> tuple[str, list[KeptPattern], list[KeptSample]]:
     """The rendering's text within ``target`` (estimated) tokens; ``count`` gives nothing but
     the order of the budget's tiers a scale, and is the estimate unless the caller says otherwise."""
-    grouped = [c for c in snap.coords if c.kind in _GROUPED_KINDS]
+    # A note inside a failure's block belongs to that failure: listed with it, never grouped.
+    grouped = [c for c in snap.coords if c.kind in _GROUPED_KINDS and c.line not in snap.context_lines]
     groups = group_warnings(grouped) if len(grouped) > _WARNINGS_IN_FULL else []
-    listed = [c for c in snap.coords if c.kind not in _GROUPED_KINDS] if groups else list(snap.coords)
+    listed = [c for c in snap.coords if c not in grouped] if groups else list(snap.coords)
     listed, merged = merge_numeric(listed)
     header = header_lines(snap, verdict, groups)
     hint = restore_hint(verdict.restore_id, snap.lines)
     body = _coordinate_rows(snap, listed, merged)
     fixed = "\n".join([*header, _LEGEND, *(t for _, t in body.rows), _WARNINGS_TITLE if groups else "", hint])
     budget = target - count(fixed) - 2
-    budget, folded = _context_rows(snap, body, budget)
+    budget, folded = _context_rows(snap, body, budget, target)
     warnings = [clean(t) for t in render_groups(groups, budget, count)] if groups else []
     budget -= count("\n".join(warnings)) + 1 if warnings else 0
     samples, budget = _samples(snap, body, budget, clean)

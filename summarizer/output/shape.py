@@ -113,6 +113,8 @@ def _shares(
             rows["vcs"] += count
         if _CODE_ROW.search(text):
             rows["code"] += count
+        if text.startswith('{"'):
+            rows["json"] += count
         if _MARKER.match(text):
             rows["marker"] += count
         if _TRACE_ROW.match(text):
@@ -144,7 +146,8 @@ def decide_shape(
             return Shape("vcs", True, False)
         if share.get("search", 0) >= 0.6:
             return Shape("search", True, False)
-        if share.get("code", 0) >= 0.4 and share.get("coord", 0) < 0.1 and not rows["marker"]:
+        code = share.get("code", 0) - share.get("json", 0)
+        if code >= 0.4 and share.get("coord", 0) < 0.1 and not rows["marker"]:
             return Shape("content", False, True)
         if share.get("trace", 0) >= 0.3:
             return Shape("trace", True, False)

@@ -42,6 +42,8 @@ class Snapshot:
     entries: dict[int, CoordEntry]
     context: tuple[tuple[int, str], ...]
     heads: frozenset[int]
+    context_lines: frozenset[int]
+    block_lines: frozenset[int]
     keys: tuple[tuple[int, str], ...]
     soft_patterns: tuple[PatternStat, ...]
     patterns: tuple[PatternStat, ...]
@@ -121,6 +123,8 @@ def take(
         entries={e.line: e for e in engine.coords.values()},
         context=context,
         heads=frozenset(engine.ctx.heads),
+        context_lines=frozenset(engine.context),
+        block_lines=frozenset(engine.ctx.body),
         keys=_keys(engine, clean, key) if key is not None else (),
         # Soft lines are coordinates too: every one of their patterns is shown, so none is capped.
         soft_patterns=tuple(merge_templates(_pattern_rows(engine, True), cap=None)) if patterns else (),

@@ -65,10 +65,10 @@ def test_warnings_differing_in_identities_do_not_merge(run: Run) -> None:
 
 
 def test_dense_output_is_factored_by_file_and_keeps_every_coordinate(run: Run) -> None:
-    """240 short tsc errors over 4 files: half the size and every file(line,col) still there.
+    """240 short tsc errors over 4 files: each file named once, every row whole after its path.
 
-    (The 60% bar is measured by ``evals/eval_output.py`` on the corpus's real tsc case, whose
-    messages are longer; these synthetic messages leave less to factor.)
+    A failure row's code and message stay verbatim (the code-and-arguments shorthand is for
+    warnings and notes), so factoring the file names is all a dense error list can save.
     """
     messages = [
         "error TS2339: Property '{w}' does not exist on type 'Request'.",
@@ -82,8 +82,8 @@ def test_dense_output_is_factored_by_file_and_keeps_every_coordinate(run: Run) -
             locations.append(loc)
             lines.append(f"{loc}: " + messages[i % 3].format(w=f"name{i % 7}"))
     result = run(("\n".join(lines) + "\n").encode(), target=500)
-    assert result.reduction >= 0.5
+    assert result.reduction >= 0.2
     assert "@ node_modules/express/lib/module_0.js" in result.text
     whole = expand(result.text)
-    for loc in locations:
-        assert loc in whole
+    for line in lines:
+        assert line in whole
