@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from summarizer.core.errors import InputError
 from summarizer.core.tokens import count_tokens
 from summarizer.gain import ledger
 from summarizer.gain.discover import DiscoverReport, discover
@@ -101,7 +102,7 @@ def discover_history(
     if since is not None:
         outputs = (o for o in outputs if _at_or_after(o.timestamp, since))
     recorded = _recorded(ledger_dir) if ledger_dir is not None else None
-    return discover(
+    report = discover(
         outputs,
         stats,
         count_tokens=count_tokens,
@@ -110,6 +111,13 @@ def discover_history(
         recorded=recorded,
         floor=floor,
     )
+    if root.is_file() and report.sessions == 0:
+        # One file the user named that holds no session at all is the wrong file, not an empty history.
+        raise InputError(
+            f"{str(root)!r} holds no Claude Code transcript records ({report.bad_lines} lines not JSON); "
+            "give a session .jsonl file or the projects folder (~/.claude/projects)"
+        )
+    return report
 
 
 # A transcript writes the result a moment after `run` writes its ledger line (whole seconds).

@@ -46,7 +46,7 @@ def _project_file(start: str) -> str | None:
     here = os.path.abspath(start)
     while True:
         candidate = os.path.join(here, PROJECT_FILE)
-        if os.path.isfile(candidate):
+        if os.path.lexists(candidate):
             return candidate
         parent = os.path.dirname(here)
         if parent == here or os.path.exists(os.path.join(here, ".git")):
@@ -60,7 +60,7 @@ def rule_files(env: Mapping[str, str], project_dir: str | None) -> list[str]:
     if project_dir and (project := _project_file(project_dir)) is not None:
         found.append(project)
     user = os.path.join(config_dir(env), USER_FILE)
-    if os.path.isfile(user):
+    if os.path.lexists(user):
         found.append(user)
     return found
 

@@ -207,3 +207,15 @@ def test_discover_without_transcripts_is_a_usage_error(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["discover", str(tmp_path / "nope")])
     assert result.exit_code == 2
     assert "not found" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "content", [b"", b"not json\n", b"\xff\xfe\n"], ids=["empty", "not-json", "not-utf8"]
+)
+def test_discover_on_a_file_that_is_no_transcript_is_exit_2(tmp_path: Path, content: bytes) -> None:
+    """The wrong file named by hand is one clear line and exit 2, not an empty report."""
+    wrong = tmp_path / "wrong.jsonl"
+    wrong.write_bytes(content)
+    result = CliRunner().invoke(main, ["discover", str(wrong)])
+    assert result.exit_code == 2
+    assert "holds no Claude Code transcript records" in result.stderr

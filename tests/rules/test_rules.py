@@ -93,6 +93,18 @@ def test_a_malformed_rule_file_is_one_line_and_exit_2(project: Path, monkeypatch
     assert "rules.toml: failure.0.examples" in result.stderr
 
 
+def test_a_rule_path_that_is_a_directory_is_exit_2(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A `.summarizer/rules.toml` that cannot be read is reported, never silently skipped."""
+    rules = project / ".summarizer" / "rules.toml"
+    if rules.exists():
+        rules.unlink()
+    rules.mkdir()
+    monkeypatch.chdir(project)
+    result = CliRunner().invoke(main, ["rules", "test"])
+    assert result.exit_code == 2
+    assert "rules.toml" in result.stderr and "directory" in result.stderr
+
+
 def test_run_applies_the_project_rules_and_cannot_hide_a_failure(summarizer: str, project: Path) -> None:
     """Noise is dropped, the team's failures are kept, and the error the noise pattern also
     matches is still shown."""
