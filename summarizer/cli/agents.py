@@ -92,8 +92,11 @@ def _show() -> None:
             )
     on_path = shutil.which("summarizer")
     resolved = os.path.realpath(on_path) if on_path else None
-    verdict = "the same one" if resolved == mine else "a different one: rewritten commands use it"
-    click.echo(f"summarizer on PATH: {on_path or 'not found'} ({verdict}); this one: {mine}")
+    if on_path is None:
+        verdict = "not found (hooks call this one by its full path)"
+    else:
+        verdict = f"{on_path} (" + ("the same one" if resolved == mine else "a different one") + ")"
+    click.echo(f"summarizer on PATH: {verdict}; this one: {mine}")
 
 
 @click.command()

@@ -211,3 +211,11 @@ def test_installing_the_hook_in_both_scopes_warns(tmp_path: Path) -> None:
     assert "warning" not in first
     second = installer.install("claude-code", "project", env, tmp_path, "summarizer")
     assert "warning: claude-code now has the hook in both scopes" in second
+
+
+def test_init_show_says_plainly_when_no_summarizer_is_on_path(summarizer: str, tmp_path: Path) -> None:
+    """No summarizer on PATH: one line that does not contradict itself."""
+    env = {**_home(tmp_path), "PATH": "/usr/bin:/bin"}
+    shown = run_cli(summarizer, "init", "--show", env=env).stdout.decode()
+    line = next(x for x in shown.splitlines() if x.startswith("summarizer on PATH:"))
+    assert "not found" in line and "a different one" not in line
