@@ -22,6 +22,7 @@ __all__ = ["AFTER", "BEFORE", "BLOCK_HEAD", "Context"]
 BEFORE = 3
 AFTER = 1
 BLOCK_HEAD = 24
+_BLOCK_SCAN = 200
 _LINE_BYTES = 512
 _MAX_LINES = 200_000
 _PID = re.compile(rb"^(?:==\d+==|--\d+--|\*\*\d+\*\*|\[pid\s*\d+\])\s?")
@@ -125,6 +126,8 @@ class Context:
             return
         block.skipped_from = block.skipped_from or n
         block.last = (n, raw)
+        if n - block.skipped_from >= _BLOCK_SCAN:
+            self._close()  # a block this long is a region, not a failure's block: stop following it
 
     def _close(self) -> None:
         block, self._block = self._block, None
