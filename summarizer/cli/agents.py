@@ -90,13 +90,7 @@ def _show() -> None:
                 f"warning: {agent} has the hook in both scopes, so every command is wrapped twice; "
                 f"remove one: summarizer init {agent} --project --uninstall"
             )
-    on_path = shutil.which("summarizer")
-    resolved = os.path.realpath(on_path) if on_path else None
-    if on_path is None:
-        verdict = "not found (hooks call this one by its full path)"
-    else:
-        verdict = f"{on_path} (" + ("the same one" if resolved == mine else "a different one") + ")"
-    click.echo(f"summarizer on PATH: {verdict}; this one: {mine}")
+    click.echo(f"summarizer on PATH: {_on_path(mine)}; this one: {mine}")
 
 
 @click.command()
@@ -124,3 +118,11 @@ def init(agent: str | None, scope: str, uninstall: bool, show_only: bool) -> Non
         click.echo(installer.uninstall(agent, scope, os.environ, Path.cwd()))
     else:
         click.echo(installer.install(agent, scope, os.environ, Path.cwd(), this_executable()))
+
+
+def _on_path(mine: str) -> str:
+    """Which summarizer a bare ``summarizer`` runs, said so that it never contradicts itself."""
+    on_path = shutil.which("summarizer")
+    if on_path is None:
+        return "not found (hooks call this one by its full path)"
+    return f"{on_path} (" + ("the same one" if os.path.realpath(on_path) == mine else "a different one") + ")"
