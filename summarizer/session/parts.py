@@ -25,7 +25,9 @@ from typing import Protocol
 from summarizer.core.errors import StorageError
 
 
-class _Observation(Protocol):
+class StoredMemory(Protocol):
+    """The parts of an engram observation that compression and recovery read."""
+
     @property
     def content(self) -> str: ...
     @property
@@ -52,12 +54,12 @@ class SessionMemory(Protocol):
         """Save with engram's topic-key upsert."""
         ...
 
-    def latest_by_topic(self, prefix: str, *, project: str = ...) -> _Observation | None:
+    def latest_by_topic(self, prefix: str, *, project: str = ...) -> StoredMemory | None:
         """The newest live observation whose topic key starts with ``prefix``."""
         ...
 
 
-__all__ = ["CUT_SUFFIX", "Stored", "cut_at", "part_key", "read", "split", "write"]
+__all__ = ["CUT_SUFFIX", "Stored", "StoredMemory", "cut_at", "part_key", "read", "split", "write"]
 
 CUT_SUFFIX = "... [truncated]"
 _MARK = re.compile(r"^<!-- summarizer part (\d+)/(\d+) of (\w+), server limit (\d+) bytes -->\n?")

@@ -56,6 +56,7 @@ from summarizer.session.document import (
 from summarizer.session.extract import Extraction, extract
 from summarizer.session.marks import FileMarks, TopicLock, no_lock
 from summarizer.session.model import answer_tokens, model_document
+from summarizer.session.parts import StoredMemory
 from summarizer.session.reconcile import merge
 from summarizer.session.transcript import Transcript
 from summarizer.session.triggers import decide, start_of_count
@@ -87,19 +88,6 @@ SAVE_ATTEMPTS = 8
 # Kept back from a deadline for reading, merging and saving the document after the model.
 SAVE_RESERVE_S = 8.0
 Lock = Callable[[str], contextlib.AbstractContextManager[object]]
-
-
-class StoredMemory(Protocol):
-    """The parts of an engram observation that compression and recovery read."""
-
-    @property
-    def content(self) -> str: ...
-    @property
-    def updated_at(self) -> str: ...
-    @property
-    def topic_key(self) -> str | None: ...
-    @property
-    def revision_count(self) -> int: ...
 
 
 class SessionMemory(Protocol):
