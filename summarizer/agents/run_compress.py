@@ -52,12 +52,13 @@ def team_patterns(who: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     from summarizer.core.errors import InputError
     from summarizer.rules.files import rule_files
 
-    if not rule_files(os.environ, os.getcwd()):
+    files = rule_files(os.environ, os.getcwd())
+    if not files:
         return (), ()
-    from summarizer.rules.model import rules_in_force
+    from summarizer.rules.model import load_rules
 
     try:
-        rules = rules_in_force(os.environ, os.getcwd())
+        rules = load_rules(files)
     except InputError as exc:
         sys.stderr.write(f"{who}: {exc}; compressing without your rules\n")
         return (), ()
