@@ -164,13 +164,7 @@ def _batch(line: str) -> bytes:
     message = "batch requests are not supported; send one JSON-RPC request per line"
     if not isinstance(items, list) or not items:
         return _error(None, mcp_types.INVALID_REQUEST, "invalid request: an empty batch")
-    ids = [
-        item["id"]
-        for item in items
-        if isinstance(item, dict)
-        and isinstance(item.get("id"), int | str)
-        and not isinstance(item["id"], bool)
-    ]
+    ids = [item["id"] for item in items if isinstance(item, dict) and _usable(item.get("id"))]
     if not ids:
         return _error(None, mcp_types.INVALID_REQUEST, message)
     return b"".join(_error(ident, mcp_types.INVALID_REQUEST, message) for ident in ids)

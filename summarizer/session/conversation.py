@@ -124,10 +124,6 @@ def _overlap(new: str, old: str) -> float:
     return len(shared) / len(b)
 
 
-def _same_subject(new: str, old: str) -> bool:
-    return _overlap(new, old) > 0
-
-
 def _relaxed_ban(new: str, earlier: Sequence[Said]) -> Said | None:
     """The ban ``new`` relaxes: the one it shares most words with (the newest of equals), else a
     dependency ban when it names a package ("lodash.throttle is fine" after "no new dependencies")."""
