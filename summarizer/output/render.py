@@ -198,7 +198,9 @@ def render_snapshot(
     # A note inside a failure's block belongs to that failure: listed with it, never grouped.
     grouped = [c for c in snap.coords if c.kind in _GROUPED_KINDS and c.line not in snap.context_lines]
     groups = group_warnings(grouped) if len(grouped) > _WARNINGS_IN_FULL else []
-    listed = [c for c in snap.coords if c not in grouped] if groups else list(snap.coords)
+    # By identity: equal rows are distinct coordinates, and `in` on a list of them is quadratic.
+    grouped_ids = {id(c) for c in grouped}
+    listed = [c for c in snap.coords if id(c) not in grouped_ids] if groups else list(snap.coords)
     listed, merged = merge_numeric(listed)
     header = header_lines(snap, verdict, groups)
     hint = restore_hint(verdict.restore_id, snap.lines)
