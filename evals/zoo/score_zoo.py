@@ -49,6 +49,14 @@ def _first_ok(first: str | None, expected: str | None, passthrough: bool) -> str
     return "ok" if expected in first else "WRONG"
 
 
+def _header_first(lines: list[str]) -> str | None:
+    """The header's "first error" line of a rendering, if it has one."""
+    start = next((n for n, line in enumerate(lines) if line.startswith("[summarizer output")), None)
+    if start is None:
+        return None
+    return next((line for line in lines[start : start + 6] if line.startswith(HEADER_PREFIX)), None)
+
+
 def score_output(folder: Path, truth: dict[str, object], extra: tuple[str, ...] = ()) -> dict[str, object]:
     """The ``summarizer output`` route (``extra``: more options, such as a forced target)."""
     rc = int(truth.get("exit_code") or 0)
@@ -61,8 +69,8 @@ def score_output(folder: Path, truth: dict[str, object], extra: tuple[str, ...] 
     if done.returncode != 0:
         return {"error": done.stderr.strip()[:200]}
     env = json.loads(done.stdout)
-    first = env.get("first_error")
-    first_text = first.get("text") if isinstance(first, dict) else None
+    # What the agent reads: the header's line (it names the failing test an error line belongs to).
+    first_text = _header_first(env["text"].splitlines())
     got = recall(_items(truth), env["text"])
     return {
         "in": env["original_tokens"],
@@ -81,11 +89,7 @@ def score_run(folder: Path, truth: dict[str, object]) -> dict[str, object]:
     done = subprocess.run(["summarizer", "run", "--", "sh", "-c", replay], capture_output=True, check=False)
     text = done.stdout.decode("utf-8", "replace")
     raw = (folder / "output.txt").read_bytes().decode("utf-8", "replace")
-    lines = text.splitlines()
-    start = next((n for n, line in enumerate(lines) if line.startswith("[summarizer output")), None)
-    header = None
-    if start is not None:
-        header = next((line for line in lines[start : start + 6] if line.startswith(HEADER_PREFIX)), None)
+    header = _header_first(text.splitlines())
     passthrough = done.stdout == (folder / "output.txt").read_bytes()
     got = recall(_items(truth), text)
     return {

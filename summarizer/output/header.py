@@ -45,16 +45,19 @@ class Verdict:
     failing: tuple[str, ...]
     counts: RunCounts | None
     first_error: Kept | None
+    first_test: str | None = None
 
     @classmethod
     def of(cls, snap: Snapshot, *, content: bool, **facts: object) -> Verdict:
         """The verdicts on ``snap``: content to read has no failing test and no first error."""
         coords = list(snap.coords)
         failing = () if content else tuple(verdicts.failing_tests(coords))
-        first = None if content else verdicts.first_error(coords)
+        first = None if content else verdicts.first_error(coords, str(facts.get("shape") or ""))
         if first is not None and first.kind in ("location", "frame"):
             first = _headline(first, snap) or first
-        return cls(failing=failing, counts=verdicts.run_counts_of(coords), first_error=first, **facts)  # type: ignore[arg-type]
+        test = verdicts.test_of(first, coords) if first is not None else None
+        counts = verdicts.run_counts_of(coords)
+        return cls(failing=failing, counts=counts, first_error=first, first_test=test, **facts)  # type: ignore[arg-type]
 
     @property
     def failed(self) -> int:
@@ -136,7 +139,9 @@ def _first_line(verdict: Verdict) -> list[str]:
     # The whole line is in the body; the header needs where and what, briefly.
     text = first.text if len(first.text) <= _FIRST_CHARS else first.text[:_FIRST_CHARS] + "…"
     label = "first warning" if first.kind in verdicts.WARNING_KINDS else "first error"
-    return [f"{label} (line {first.line}): {text}"]
+    # An error line inside a failing test's block names the test: "E  assert 4.9 == 4.8" alone does not.
+    test = f" in {verdict.first_test}" if verdict.first_test and verdict.first_test not in text else ""
+    return [f"{label} (line {first.line}){test}: {text}"]
 
 
 def _facts(snap: Snapshot) -> list[str]:

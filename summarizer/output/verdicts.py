@@ -9,11 +9,20 @@ from __future__ import annotations
 import re
 
 from summarizer.output.engine import Engine
+from summarizer.output.formats import failing_test_name
 from summarizer.output.frames import is_third_party
 from summarizer.output.kept import ERROR_KINDS, Kept
 from summarizer.output.runners import RunCounts, failing_names, run_counts
 
-__all__ = ["ERROR_KINDS", "WARNING_KINDS", "all_pass", "failing_tests", "first_error", "run_counts_of"]
+__all__ = [
+    "ERROR_KINDS",
+    "WARNING_KINDS",
+    "all_pass",
+    "failing_tests",
+    "first_error",
+    "run_counts_of",
+    "test_of",
+]
 
 # What "first error" may point at, by severity: a line that is an error by its format's own rules
 # or a failing test; then bare locations; then, when the output holds no error at all, a warning
@@ -42,38 +51,126 @@ def failing_tests(coords: list[Kept]) -> list[str]:
     return failing_names(c.text for c in coords if c.kind == "failing_test")
 
 
-def first_error(coords: list[Kept]) -> Kept | None:
-    """The first real failure, by severity: an error or failing test before a bare location, a
-    warning only when nothing is worse; the project's own code before third-party frames."""
-    for kinds in (_FIRSTERROR_KINDS, _FALLBACK_KINDS, WARNING_KINDS):
-        found = [
-            c
-            for c in coords
-            if c.kind in kinds
-            and not _NOT_FIRST.match(c.text)
-            and not _banner(c, coords)
-            and not _tally(c, coords)
-        ]
-        own = [c for c in found if not is_third_party(c.text)]
-        # An indented line continues the message above it (tsc's "Overload 1 of 2 ..."), unless
-        # it is itself an error line (pip indents its subprocess's "ERROR: ...") or a test's header.
-        heads = [c for c in own if not c.text[:1].isspace() or _heads_a_failure(c)]
-        heads = heads or [c for c in found if not c.text[:1].isspace()]
-        if heads or own or found:
-            return _inside_test((heads or own or found)[0], found)
-    return None
+def first_error(coords: list[Kept], shape: str | None = None) -> Kept | None:
+    """The first real failure, by severity: an error or failing test before a verdict on the run
+    (an exit status, a closing tally, a progress line), before a bare location (one that names a
+    defect before a style message), before a warning; the project's own code before third-party
+    frames. In search hits and version-control output the rows are data, never the failure."""
+    usable = [
+        c
+        for c in coords
+        if not _NOT_FIRST.match(c.text) and not _OWN_HEADER.match(c.text) and not _data_row(c, shape)
+    ]
+    errors = [c for c in usable if c.kind in _FIRSTERROR_KINDS and not _banner(c, usable)]
+    found = [c for c in errors if not _verdict_line(c)]
+    progress = [c for c in errors if _PROGRESS.match(c.text.strip())]
+    if progress and (not found or progress[0].line < _pick(found).line):
+        # The first test to fail, by the runner's progress line: its block says how it failed.
+        block = _block_of(progress[0], found)
+        return _inside_test(block, found) if block else _pick(found) if found else progress[0]
+    if found:
+        return _inside_test(_pick(found), found)
+    located = [c for c in usable if c.kind in _FALLBACK_KINDS]
+    if located:
+        defects = [c for c in located if _DEFECT.search(_message(c, usable))]
+        return _headed(_pick(defects or located), usable)
+    if errors:
+        return _pick(errors)
+    warned = [c for c in usable if c.kind in WARNING_KINDS]
+    return _pick(warned) if warned else None
+
+
+def _block_of(verdict: Kept, found: list[Kept]) -> Kept | None:
+    """The failing-test header, after a progress line, that names the same test."""
+    test = verdict.text.strip().split()
+    name = (test[1] if test[0] == "test" and len(test) > 1 else test[0]).rsplit("::", 1)[-1]
+    if len(name) < 3:
+        return None
+    named = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w.])")
+    return next((c for c in found if c.kind == "failing_test" and named.search(c.text)), None)
+
+
+def _pick(found: list[Kept]) -> Kept:
+    own = [c for c in found if not is_third_party(c.text)]
+    # An indented line continues the message above it (tsc's "Overload 1 of 2 ..."), unless
+    # it is itself an error line (pip indents its subprocess's "ERROR: ...") or a test's header.
+    heads = [c for c in own if not c.text[:1].isspace() or _heads_a_failure(c)]
+    heads = heads or [c for c in found if not c.text[:1].isspace()]
+    return (heads or own or found)[0]
+
+
+# A rendering of this tool fed back to it: its header's counts are tallies, not failures (its
+# "first error (line N): ..." line still names the first failure, and can stand for it).
+_OWN_HEADER = re.compile(r"(?:failing tests \(\d|warnings/notes: \d|passing tests: \d)")
+# A verdict on the run or on a test, not the failure itself: an exit status, a closing tally
+# ("Failed 1/15 subtests", "Tests: 15 Failed: 1", "3 errors"), a progress line that only says a test
+# failed ("test_x.py::test_a[5] FAILED [ 8%]", "test_b (m.C) ... FAIL"): the failure's own lines say more.
+_EXIT_STATUS = re.compile(
+    r"^.{0,40}\b(?:exit (?:code|status)|exited with (?:code|status)|non-zero exit status)\W{0,3}\d+\W{0,3}$",
+    re.IGNORECASE,
+)
+_TALLY = re.compile(
+    r"\b\d+ (?:errors?|failures?|failed|problems?)\b|\bfail(?:ed|ures?)?:? +\d+(?:/\d+)?\b"
+    r"|\bfailed tests?: +[\d, -]+$",
+    re.IGNORECASE,
+)
+_PROGRESS = re.compile(
+    r"^(?:\[gw\d+\] )?(?:\[ *\d+%\] )?(?:test )?\S+(?: \([\w.]+\))?(?: \.\.\.)? "
+    r"(?:FAILED|FAIL|ERROR)(?: +\[ *\d+%\]| +\(\d+(?:\.\d+)? ?m?s\))? *$"
+    r"|^(?:\[gw\d+\] )?\[ *\d+%\] (?:FAILED|ERROR) \S+ *$"
+)
+
+
+def _verdict_line(coord: Kept) -> bool:
+    text = coord.text.strip()
+    return bool(_EXIT_STATUS.match(text) or _TALLY.search(text) or _PROGRESS.match(text))
+
+
+# Search hits ("path:line:text") and commit lines are what the command was asked to show: an error
+# word in them is data. The tool's own diagnostics ("grep: x: Permission denied", "fatal: ...") are not.
+_HIT = re.compile(r"^[^\s:]+:\d+[:-]")
+_COMMIT = re.compile(r"^(?:commit [0-9a-f]{7,40}\b| {4}\S|[0-9a-f]{7,40} \S)")
+
+
+def _data_row(coord: Kept, shape: str | None) -> bool:
+    if shape == "search":
+        return bool(_HIT.match(coord.text))
+    if shape == "vcs":
+        return bool(_COMMIT.match(coord.text))
+    return False
+
+
+# Where a tool prints no severity (ruff, flake8, golint), a message that names a defect outranks a
+# style message: an undefined name breaks the program, "multiple imports on one line" does not.
+_DEFECT = re.compile(
+    r"\b(?:undefined|not defined|undeclared|unresolved|does not exist|doesn't exist|cannot find"
+    r"|can't find|could not find|not found|no such|syntax ?error|invalid syntax|unexpected (?:token|EOF|end)"
+    r"|unterminated|not callable|has no (?:attribute|member|field)|incompatible|type ?error"
+    r"|uninitiali[sz]ed|null (?:pointer|dereference)|out of (?:bounds|range)|unreachable|missing required"
+    r"|too (?:many|few) (?:positional )?arguments)",
+    re.IGNORECASE,
+)
+
+
+def _message(coord: Kept, coords: list[Kept]) -> str:
+    """A location's message: its own text, or the line above it for an arrow (``--> a.py:3:1``)."""
+    if not coord.text.lstrip().startswith("-->"):
+        return coord.text
+    above = [c.text for c in coords if c.line == coord.line - 1]
+    return above[0] if above else coord.text
+
+
+def _headed(coord: Kept, coords: list[Kept]) -> Kept:
+    """An arrow location stands with the message above it, which says what is wrong there."""
+    message = _message(coord, coords)
+    if message is coord.text:
+        return coord
+    return Kept(
+        kind=coord.kind, line=coord.line - 1, text=f"{message} {coord.text.strip()}", location=coord.location
+    )
 
 
 _BANNER_LINES = 5
-_TALLY = re.compile(r"\b\d+ (?:errors?|failures?|failed|problems?)\b", re.IGNORECASE)
-
-
-def _tally(coord: Kept, coords: list[Kept]) -> bool:
-    """A closing count ("ERROR SUMMARY: 6 errors") after located failures: it counts them, it is
-    not the first of them."""
-    return bool(_TALLY.search(coord.text)) and any(
-        c.line < coord.line and c.kind in ("location", "frame") for c in coords
-    )
 
 
 def _banner(coord: Kept, coords: list[Kept]) -> bool:
@@ -97,6 +194,24 @@ def _inside_test(first: Kept, found: list[Kept]) -> Kept:
             break
         return coord
     return first
+
+
+def test_of(first: Kept, coords: list[Kept]) -> str | None:
+    """The failing test whose block holds ``first`` (an ``E`` line under pytest's ``____ name ____``)."""
+    if first.kind == "failing_test":
+        return None
+    header = None
+    for coord in coords:
+        if coord.line >= first.line:
+            break
+        if coord.kind == "failing_test":
+            header = coord
+    if header is None or first.line - header.line > _TEST_BLOCK_LINES:
+        return None
+    return failing_test_name(header.text)
+
+
+_TEST_BLOCK_LINES = 200
 
 
 def _heads_a_failure(coord: Kept) -> bool:
