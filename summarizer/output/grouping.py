@@ -44,6 +44,11 @@ _NUM = re.compile(r"(?<![\w.])\d{1,5}(?:\.\d+)?(?![\w.])")
 _MERGED_KINDS = ("warning", "http_4xx")
 _HEADING = re.compile(r"^@ (?P<file>.+?)(?: \(\d+ lines\))?$")
 _ROW = re.compile(r"^(?:(?P<n>\d+): )?" + FACTOR_MARK + "(?P<rest>.*)$")
+# A row's location after its file ("(95,8)", ":12:5", ":12") and its message; several locations
+# that share the message are listed before it, space-separated.
+_LOC = r"(?:\(\d+,\d+\)|:\d+(?::\d+)?)"
+_LOCATED = re.compile(rf"^(?P<loc>{_LOC})(?P<msg>: .+)$")
+_SHARED = re.compile(rf"^(?P<locs>{_LOC}(?: {_LOC})+)(?P<msg>: .+)$")
 
 
 def source_file(location: str | None) -> str | None:
@@ -178,7 +183,9 @@ def factor(rows: list[tuple[float, str, str | None]]) -> list[str]:
     """Render body rows ``(order, "N: text", file)``, factoring runs of one file into a group.
 
     A run of at least three consecutive coordinate rows whose text starts with the same file gets
-    one ``@ file`` heading and ``N: …rest`` rows; anything else is rendered as it is.
+    one ``@ file`` heading and ``N: …rest`` rows; anything else is rendered as it is. Rows on
+    consecutive lines with the same message after their location share one row, the message whole
+    (``…(95,8) (96,8) (97,8): error TS2339: Property 'set' does not exist ...``).
     """
     out: list[str] = []
     index = 0
@@ -189,12 +196,7 @@ def factor(rows: list[tuple[float, str, str | None]]) -> list[str]:
             end += 1
         if file and end - index >= _FACTOR_RUN:
             out.append(f"@ {file}")
-            previous = -1
-            for _, text, _ in rows[index:end]:
-                number, rest = text.split(": ", 1)
-                shown = "" if int(number) == previous + 1 else f"{number}: "
-                out.append(f"{shown}{FACTOR_MARK}{rest[len(file) :]}")
-                previous = int(number)
+            out.extend(_factored([text for _, text, _ in rows[index:end]], file))
             index = end
             continue
         out.append(rows[index][1])
@@ -202,8 +204,32 @@ def factor(rows: list[tuple[float, str, str | None]]) -> list[str]:
     return out
 
 
+def _factored(texts: list[str], file: str) -> list[str]:
+    out: list[str] = []
+    previous = -1
+    shared: tuple[int, list[str], str] | None = None  # first line number, locations, message
+    for text in texts:
+        number, rest = text.split(": ", 1)
+        line, rest = int(number), rest[len(file) :]
+        located = _LOCATED.match(rest)
+        if shared and located and line == previous + 1 and located.group("msg") == shared[2]:
+            shared[1].append(located.group("loc"))
+            previous = line
+            continue
+        if shared:
+            out[-1] = out[-1].replace(FACTOR_MARK, FACTOR_MARK + " ".join(shared[1]), 1)
+        shown = "" if line == previous + 1 else f"{line}: "
+        shared = (line, [located.group("loc")], located.group("msg")) if located else None
+        out.append(f"{shown}{FACTOR_MARK}{located.group('msg') if located else rest}")
+        previous = line
+    if shared:
+        out[-1] = out[-1].replace(FACTOR_MARK, FACTOR_MARK + " ".join(shared[1]), 1)
+    return out
+
+
 def expand(text: str) -> str:
-    """Undo :func:`factor`: every ``[N: ]…rest`` row under ``@ file`` becomes ``N: <file>rest``."""
+    """Undo :func:`factor`: every ``[N: ]…rest`` row under ``@ file`` becomes ``N: <file>rest``, and a
+    row of several locations becomes one row per location (on consecutive lines)."""
     out: list[str] = []
     current: str | None = None
     number = 0
@@ -215,7 +241,13 @@ def expand(text: str) -> str:
         row = _ROW.match(line)
         if row is not None and current is not None:
             number = int(row.group("n")) if row.group("n") else number + 1
-            out.append(f"{number}: {current}{row.group('rest')}")
+            shared = _SHARED.match(row.group("rest"))
+            if shared is None:
+                out.append(f"{number}: {current}{row.group('rest')}")
+                continue
+            locations, message = shared.group("locs").split(" "), shared.group("msg")
+            out.extend(f"{number + k}: {current}{loc}{message}" for k, loc in enumerate(locations))
+            number += len(locations) - 1
             continue
         if not line[:1].isdigit():
             current = None if not line.startswith("@") else current

@@ -37,7 +37,7 @@ _WARNINGS_IN_FULL = 12
 _LEGEND = (
     "--- kept lines (N: = original line N; N| = context; N~ = sample; code + args = that code's message"
     " above, with these args, 〃 = as the row above; after '@ file': '[N: ]…x' = 'N: file x', no N ="
-    " next line) ---"
+    " next line, '…(a) (b): m' = one row per location) ---"
 )
 _WARNINGS_TITLE = "--- warnings and notes by (file, code): source lines, output lines, one example ---"
 _PATTERNS_TITLE = "--- repeating patterns (count, line range, one real sample) ---"
@@ -99,14 +99,17 @@ def _context_rows(snap: Snapshot, body: Body, budget: int, target: int) -> tuple
     taken = {int(order) for order, _ in body.rows}
     rows = [(n, f"{n}| {text}") for n, text in snap.context if n not in taken]
     costs = [estimate_tokens(text) + 1 for _, text in rows]
-    if sum(costs) <= max(budget, target):
+    # When the error lines alone exceed the target (a dense report), every error's own line stays
+    # and the rest of each block is folded; otherwise the context may take one more target's worth,
+    # and blocks up to half a target more.
+    if budget > 0 and sum(costs) <= max(budget, target):
         body.rows.extend(rows)
         return budget - sum(costs), 0
     # The failures alone fill the budget: keep the lines that head each failure's block (its
     # headline, its location) whatever they cost, then the blocks' own lines while they fit; fold
     # the lines before each failure.
     heads = sum(c for (n, _), c in zip(rows, costs, strict=True) if n in snap.heads)
-    allowance = max(budget, target // 2) - heads
+    allowance = 0 if budget <= 0 else max(budget, target // 2) - heads
     kept = 0
     for (n, text), cost in zip(rows, costs, strict=True):
         block = n in snap.block_lines and cost <= allowance

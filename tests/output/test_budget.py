@@ -87,3 +87,23 @@ def test_dense_output_is_factored_by_file_and_keeps_every_coordinate(run: Run) -
     whole = expand(result.text)
     for line in lines:
         assert line in whole
+
+
+def test_consecutive_errors_with_one_message_share_a_row_and_expand_whole(run: Run) -> None:
+    """tsc reports the same message on consecutive lines (``Property 'set' does not exist`` five
+    times): one row lists the locations, the message whole once; expanding gives every row back."""
+    lines = []
+    for i in range(60):
+        message = (
+            "error TS2339: Property 'set' does not exist on type 'App'."
+            if i % 6 < 4
+            else (f"error TS7006: Parameter 'p{i}' implicitly has an 'any' type.")
+        )
+        lines.append(f"lib/application.js({90 + i},8): {message}")
+    result = run(("\n".join(lines) + "\n").encode(), target=400)
+    assert "…(90,8) (91,8) (92,8) (93,8): error TS2339: Property 'set' does not exist on type 'App'." in (
+        result.text
+    )
+    whole = expand(result.text)
+    for number, line in enumerate(lines, 1):
+        assert f"{number}: {line}" in whole
