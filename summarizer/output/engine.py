@@ -28,11 +28,15 @@ from summarizer.output.frames import TraceBlock
 from summarizer.output.kept import ERROR_KINDS
 from summarizer.output.lines import MAX_LINE_BYTES, Chunk, clean_chunk, decode_line, is_binary, scan_windows
 from summarizer.output.patterns import MAX_TEMPLATES, Sampler
-from summarizer.output.shape import Shape, decide_shape
+from summarizer.output.shape import VCS_KEY, Shape, decide_shape
 
 __all__ = ["NOISE", "CoordEntry", "Engine", "ExtraRules", "TemplateStat"]
 
 DIGITS = bytes.maketrans(b"0123456789", b"##########")
+# A line's key in the template table: digits and lower-case hex letters folded to ``#``, so lines
+# that differ only in numbers, hex ids, hashes or UUIDs share a key (and one classification). Rules
+# never see the key: they read the digit template of the key's first line (see docs/tool-output.md).
+KEY = bytes.maketrans(b"0123456789abcdef", b"################")
 MAX_COORDINATES = 20_000
 MAX_TEMPLATE_BYTES = 4096
 # The template's start is classified; the scan for errors deeper in a long line starts here.
@@ -60,6 +64,11 @@ _ITEMS_CAP = 600
 # Distinct 4xx request lines kept in full; past this they are counted (a scanner's 404 storm).
 MAX_HTTP_4XX = 200
 _SOURCE_LINE = re.compile(r"^\s+(?:\S|\[Previous line repeated)")
+# Rows that identify version-control output (a commit, a status row) can differ only in a hash,
+# which the key folds: they are recorded one by one, up to a cap.
+_KEY_ROW = re.compile(VCS_KEY.pattern.replace("#", r"\d").encode())
+MAX_KEY_ROWS = 50_000
+_KEY_ROW_BYTES = 512
 
 
 # A line a team's noise rule dropped: counted, never sampled, listed or shown as a pattern.
@@ -122,6 +131,10 @@ class TemplateStat:
         self.lc = lc
         self.sample = sample
 
+    def text(self, size: int = MAX_TEMPLATE_BYTES) -> bytes:
+        """The digit template of the first line (what the rules and the pattern summaries read)."""
+        return self.sample[:size].translate(DIGITS)
+
 
 class RawLines:
     """The raw lines of a chunk, sliced on demand: a template list gives every line's length
@@ -171,6 +184,8 @@ class Engine:
     counts: Counter[bytes] = field(default_factory=Counter)
     last: dict[bytes, int] = field(default_factory=dict)
     _slow_set: set[bytes] = field(default_factory=set)
+    _key_set: set[bytes] = field(default_factory=set)
+    key_rows: list[tuple[int, bytes]] = field(default_factory=list)
     coords: dict[bytes, CoordEntry] = field(default_factory=dict)
     coords_not_listed: int = 0
     frame_markers: list[tuple[int, str]] = field(default_factory=list)
@@ -216,7 +231,7 @@ class Engine:
         ``every`` for the samples.
         """
         data = clean_chunk(chunk.data)
-        tpls = data.translate(DIGITS).split(b"\n")
+        tpls = data.translate(KEY).split(b"\n")
         raws = RawLines(data, tpls)
         n0 = self.line_no
         windows = list(chunk.windows)
@@ -237,6 +252,11 @@ class Engine:
             first = dict(zip(reversed(tpls), range(n0 + size, n0, -1), strict=True))
             for template in sorted(new, key=first.__getitem__):
                 self._new_template(template, first[template], raws[first[template] - n0 - 1])
+        if self._key_set and len(self.key_rows) < MAX_KEY_ROWS:
+            keyed = self._key_set
+            rows = [(n0 + i + 1, raws[i][:_KEY_ROW_BYTES]) for i, t in enumerate(tpls) if t in keyed]
+            self.key_rows.extend(rows)
+            del self.key_rows[MAX_KEY_ROWS:]
         long_lines = dict(chunk.long_lines)
         slow = self._slow_set
         special = [i for i, t in enumerate(tpls) if t in slow]
@@ -246,10 +266,9 @@ class Engine:
         for index in special:
             if index < pos:
                 continue
-            template = tpls[index]
             self._prev = raws[index - 1] if index else self._last_raw
             self._chunk, self._index, self._cur_n = raws, index, n0 + index + 1
-            self._slow(n0 + index + 1, raws[index], template, templates[template], long_lines.get(index))
+            self._slow(n0 + index + 1, raws[index], templates[tpls[index]], long_lines.get(index))
             pos = index + 1
             if self._busy():
                 pos = self._drain(raws, tpls, n0, pos, long_lines)
@@ -276,10 +295,9 @@ class Engine:
         """Feed lines one by one while a block is open; return the first index not processed."""
         templates = self.templates
         while pos < len(tpls) and self._busy():
-            template = tpls[pos]
             self._prev = raws[pos - 1] if pos else self._last_raw
             self._chunk, self._index, self._cur_n = raws, pos, n0 + pos + 1
-            self._slow(n0 + pos + 1, raws[pos], template, templates[template], long_lines.get(pos))
+            self._slow(n0 + pos + 1, raws[pos], templates[tpls[pos]], long_lines.get(pos))
             pos += 1
         return pos
 
@@ -291,7 +309,7 @@ class Engine:
         while index < len(tpls):
             # A sample should say something: step past blank and punctuation-only lines.
             for _ in range(4):
-                if index + 1 < len(tpls) and not _INFORMATIVE.search(tpls[index]):
+                if index + 1 < len(tpls) and not _INFORMATIVE.search(raws[index]):
                     index += 1
             if templates[tpls[index]].cls in (co.PLAIN, co.HEADER, co.HTTP):
                 sampler.kept.append((n0 + index + 1, raws[index][:4096]))
@@ -308,7 +326,10 @@ class Engine:
                     continue
             index += sampler.every
 
-    def _new_template(self, template: bytes, n: int, raw: bytes) -> TemplateStat:
+    def _new_template(self, key: bytes, n: int, raw: bytes) -> TemplateStat:
+        template = raw[:MAX_TEMPLATE_BYTES].translate(DIGITS)
+        if _KEY_ROW.match(raw):
+            self._key_set.add(key)
         if (
             template[:1] in _PATH_START
             and b" " not in template
@@ -320,7 +341,7 @@ class Engine:
             lc = _PLAIN_CLASS if self.rules is None else self.rules.verdict(raw, _PLAIN_CLASS)
             if lc is _PLAIN_CLASS:
                 rec = TemplateStat(n, _PLAIN_CLASS, raw[:4096])
-                self.templates[template] = rec
+                self.templates[key] = rec
                 return rec
         else:
             text = decode_line(template[:MAX_LINE_BYTES])
@@ -328,13 +349,14 @@ class Engine:
             if self.rules is not None:
                 lc = self.rules.verdict(raw, lc)
         rec = TemplateStat(n, lc, raw[:4096])
-        self.templates[template] = rec
+        self.templates[key] = rec
         if lc.cls in (co.COORD, co.FRAME, co.HEADER, co.HTTP):
-            self._slow_set.add(template)
+            self._slow_set.add(key)
         return rec
 
     # -- slow path: coordinates, frames, blocks -------------------------------------------------
-    def _slow(self, n: int, raw: bytes, template: bytes, rec: TemplateStat, full: int | None) -> None:
+    def _slow(self, n: int, raw: bytes, rec: TemplateStat, full: int | None) -> None:
+        template = raw[:MAX_TEMPLATE_BYTES].translate(DIGITS)
         cls = rec.cls
         lc = rec.lc
         text = None
@@ -603,6 +625,7 @@ class Engine:
             self.counts = Counter({t: counts[t] for t in keep})
             self.last = {t: self.last[t] for t in keep if t in self.last}
             self._slow_set.intersection_update(keep)
+            self._key_set.intersection_update(keep)
             self.templates = keep
             threshold *= 2
 
@@ -615,7 +638,7 @@ class Engine:
             if rec is None:
                 continue
             lc = rec.lc
-            text = decode_line(template[:300])
+            text = decode_line(rec.sample[:300].translate(DIGITS))
             build, test, container = formats.family_hits(text)
             counts.records += count * lc.record
             counts.build += count * build
@@ -626,7 +649,7 @@ class Engine:
 
     def shape(self) -> Shape:
         """The output's shape (test run, report, listing, content, ...), from the template table."""
-        rows = [(t, self.counts[t], r.cls) for t, r in self.templates.items()]
+        rows = [(r.text(), self.counts[t], r.cls) for t, r in self.templates.items()]
         kinds = Counter(e.kind for e in self.coords.values())
         records = sum(self.counts[t] for t, r in self.templates.items() if r.lc.record)
         return decide_shape(rows, kinds, records, self.line_no)

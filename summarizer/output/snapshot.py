@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from summarizer.core.scrub import LineScrubber, scrub
 from summarizer.output import coordinates as co
-from summarizer.output.engine import CoordEntry, Engine
+from summarizer.output.engine import DIGITS, CoordEntry, Engine
 from summarizer.output.kept import Kept
 from summarizer.output.lines import decode_line
 from summarizer.output.patterns import PatternStat, merge_templates
@@ -87,20 +87,21 @@ def _coordinates(engine: Engine, clean: Scrubbed) -> tuple[Kept, ...]:
 
 def _pattern_rows(engine: Engine, soft: bool) -> list[tuple[str, int, int, int, bytes]]:
     return [
-        (decode_line(t[:300]), engine.counts[t], r.first, engine.last[t], r.sample)
+        (decode_line(r.text(300)), engine.counts[t], r.first, engine.last[t], r.sample)
         for t, r in engine.templates.items()
         if (r.cls == co.SOFT) == soft and r.cls in (co.PLAIN, co.SOFT, co.HEADER)
     ]
 
 
 def _keys(engine: Engine, clean: Scrubbed, key: re.Pattern[str]) -> tuple[tuple[int, str], ...]:
-    """Every row whose template matches ``key`` (a commit line, a status row), first occurrence."""
-    rows = [
-        (r.first, clean(decode_line(r.sample)))
-        for t, r in engine.templates.items()
-        if key.match(decode_line(t[:200]))
-    ]
-    return tuple(sorted(rows))
+    """Every row that matches ``key`` (a commit line, a status row), at its first occurrence."""
+    seen: set[bytes] = set()
+    rows = []
+    for n, raw in engine.key_rows:
+        if raw not in seen and key.match(decode_line(raw[:200].translate(DIGITS))):
+            seen.add(raw)
+            rows.append((n, clean(decode_line(raw))))
+    return tuple(rows)
 
 
 def take(
