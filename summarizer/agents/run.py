@@ -85,6 +85,9 @@ Options:
   --floor N    Outputs with at most N tokens always pass through (default: 500).
   --raw        Pass the output through untouched: no compression, no rules, nothing stored
                (SUMMARIZER_RAW=1 in the environment does the same for a whole session).
+  --content    The output is content to read (a file the agent opened): never compressed as a
+               log; a source file past about 3,000 tokens is shown as an outline, anything
+               else passes through unchanged.
   --piped-into CMD  The display trimmer the output goes into (`tail -20`, `head -n 50`): changes
                nothing printed; `summarizer gain` then credits only what was cut from what it keeps.
   -h, --help   Show this message and exit.
@@ -94,7 +97,7 @@ Options:
 class RunCall:
     """A parsed ``summarizer run`` command line (``raw``: pass the output through untouched)."""
 
-    __slots__ = ("argv", "floor", "piped", "raw", "target", "text")
+    __slots__ = ("argv", "content", "floor", "piped", "raw", "target", "text")
 
     def __init__(
         self,
@@ -104,8 +107,10 @@ class RunCall:
         raw: bool = False,
         text: str | None = None,
         piped: str | None = None,
+        content: bool = False,
     ) -> None:
         self.argv = argv
+        self.content = content
         self.target = target
         self.floor = floor
         self.raw = raw
@@ -127,6 +132,7 @@ def parse(args: list[str], env: dict[str, str] | os._Environ[str]) -> RunCall | 
     floor = DEFAULT_FLOOR
     raw = raw_requested(env)
     piped: str | None = None
+    content = False
     rest = list(args)
     while rest and rest[0].startswith("-") and rest[0] != "--":
         option = rest.pop(0)
@@ -134,6 +140,9 @@ def parse(args: list[str], env: dict[str, str] | os._Environ[str]) -> RunCall | 
             return "help"
         if option == "--raw":
             raw = True
+            continue
+        if option == "--content":
+            content = True
             continue
         name, has_value, value = option.partition("=")
         if name == "--piped-into":
@@ -164,7 +173,7 @@ def parse(args: list[str], env: dict[str, str] | os._Environ[str]) -> RunCall | 
         argv = rest
     if not argv or not argv[0]:
         return "error: no command given; use `summarizer run -- CMD [ARGS...]`"
-    return RunCall(argv, target, floor, raw, text, piped)
+    return RunCall(argv, target, floor, raw, text, piped, content)
 
 
 def passthrough_bound(call: RunCall) -> int:
@@ -285,7 +294,14 @@ def _relay(call: RunCall, child: ChildOutput) -> int:
     from summarizer.agents.run_compress import compress_run
 
     return compress_run(
-        call.target, call.floor, child, head, streamed if stdout_open else None, call.text, call.piped
+        call.target,
+        call.floor,
+        child,
+        head,
+        streamed if stdout_open else None,
+        call.text,
+        call.piped,
+        content=call.content,
     )
 
 

@@ -65,8 +65,11 @@ def team_patterns(who: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return rules.failure_patterns, rules.noise_patterns
 
 
-def plan_for(who: str, target: int | None, floor: int, exit_code: int | None = None) -> Plan:
-    """The compression plan of a call, with the team's rules in force for the working directory."""
+def plan_for(
+    who: str, target: int | None, floor: int, exit_code: int | None = None, *, content: bool = False
+) -> Plan:
+    """The compression plan of a call, with the team's rules in force for the working directory;
+    ``content``: the output is a file to read, never compressed as a log."""
     from summarizer.output.compressor import Plan
 
     failures, noise = team_patterns(who)
@@ -76,6 +79,7 @@ def plan_for(who: str, target: int | None, floor: int, exit_code: int | None = N
         exit_code=exit_code,
         failure_patterns=failures,
         noise_patterns=noise,
+        content=content,
     )
 
 
@@ -97,6 +101,8 @@ def compress_run(
     streamed: int | None,
     command: str | None = None,
     piped: str | None = None,
+    *,
+    content: bool = False,
 ) -> int:
     """Compress and print the output; ``streamed`` bytes were printed already (None: stdout closed).
 
@@ -115,7 +121,7 @@ def compress_run(
         # Not app.build_originals(settings): Settings is pydantic. The same directory, by the
         # light rule (docs/cold-path.md).
         store = app.originals_at(store_dir(os.environ), os.environ)
-        plan = plan_for("summarizer run", target, floor)
+        plan = plan_for("summarizer run", target, floor, content=content)
         result = compress_plain(cast("BinaryIO", stream), store, plan)
     except OriginalNotStored as failure:
         return _hand_back(failure, stream, child, streamed or 0)

@@ -107,6 +107,15 @@ STATEFUL = frozenset(
         " local readonly ulimit umask trap wait jobs fg bg disown hash builtin read history setopt"
     )
 )
+# `cat FILE` of one source file is wrapped as `run --content`: past about 3,000 tokens the agent
+# gets its outline (definitions, bodies folded, exact restore ranges), never a log's compression.
+SOURCE_SUFFIXES = frozenset(
+    _words(
+        "py pyi js mjs cjs jsx ts mts cts tsx vue svelte go rs java kt kts scala groovy c h cc cpp cxx hh"
+        " hpp hxx m mm cs fs swift rb php pl pm lua ex exs erl hs ml mli clj dart r jl zig nim sh bash zsh"
+        " sql proto"
+    )
+)
 _PLAIN_WRAPPERS = frozenset({"timeout", "nice", "nohup", "stdbuf", "env"})
 _NO_EDITOR = ("-m", "-F", "--message", "--file", "--no-edit", "-C", "--fixup", "--amend")
 _TRIMMERS = frozenset({"head", "tail"})
@@ -163,6 +172,16 @@ def on_path(program: str, search_path: str) -> bool:
     return False
 
 
+def source_cat(cmd: Simple) -> bool:
+    """``cat FILE`` of one source file, written plainly: no option, no redirection, no glob."""
+    argv = cmd.argv
+    if len(argv) != 2 or argv[0] != "cat" or cmd.redirects or cmd.assigns:
+        return False
+    path = argv[1]
+    plain = path[:1] not in ("-", "") and all(c.isalnum() or c in "._/-+@~" for c in path)
+    return plain and path.rpartition(".")[2].lower() in SOURCE_SUFFIXES and "/" not in path.rpartition(".")[2]
+
+
 def skip_reason(cmd: Simple, excludes: list[str], search_path: str | None) -> str | None:
     """Why ``cmd`` (one simple command) is not wrapped, or ``None`` when it may be."""
     argv = cmd.argv
@@ -180,7 +199,7 @@ def skip_reason(cmd: Simple, excludes: list[str], search_path: str | None) -> st
     first_two = " ".join([program, *inner[1:2]])
     if program in ("summarizer", "rtk"):
         return "already wrapped"
-    if program in VERBATIM or first_two in VERBATIM:
+    if (program in VERBATIM or first_two in VERBATIM) and not source_cat(cmd):
         return f"verbatim content ({first_two if first_two in VERBATIM else program})"
     if program in STATEFUL:
         return f"changes the shell's state ({program})"
@@ -231,6 +250,8 @@ def _wrapped(src: str, cmd: Simple, executable: str, piped: str = "") -> str:
     ``gain`` credits only what was cut from what the trimmer would have shown.
     """
     run = f"{executable} run" + (f" --piped-into {quote(piped)}" if piped else "")
+    if source_cat(cmd):
+        run += " --content"
     if cmd.redirects:
         return f"{run} {quote(src[cmd.start : cmd.end])}"
     words = src[cmd.words[0].start : cmd.words[-1].end]
@@ -253,6 +274,8 @@ def plan(
         reason = skip_reason(first, excludes, search_path)
         if reason is None and rest and not all(_trimmer(c) for c in rest) and not all(_tee(c) for c in rest):
             reason = "a pipe that computes from the output"
+        if reason is None and rest and source_cat(first):
+            reason = "verbatim content (cat, piped on)"
         if reason is not None:
             reasons.append(reason)
             continue

@@ -37,6 +37,7 @@ from summarizer.output.kept import (
 )
 from summarizer.output.lines import iter_chunks
 from summarizer.output.originals import OriginalStore, TeeReader
+from summarizer.output.outline import OUTLINE_TOKENS, outline
 from summarizer.output.progress import Progress, terminal_progress
 from summarizer.output.render import render
 from summarizer.output.shape import VCS_KEY, Shape
@@ -56,6 +57,8 @@ _RETRIES = 4
 # Under the pass-through size, a rendering that saves less than this share is not worth reading
 # instead of the original: the original passes through.
 MIN_SAVING = 0.25
+# Source text past OUTLINE_TOKENS is outlined when it is at most this big (it is read back whole).
+OUTLINE_MAX_BYTES = 16 << 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,9 @@ class Plan:
     # pattern makes a line an error coordinate; a noise pattern drops a line, unless it is a failure.
     failure_patterns: tuple[str, ...] = ()
     noise_patterns: tuple[str, ...] = ()
+    # The output is a file the agent asked to read (`run --content`): outlined or passed through,
+    # never compressed as a log, whatever shape its lines have.
+    content: bool = False
 
 
 class _TokenEstimate:
@@ -166,6 +172,25 @@ def _passthrough(store: OriginalStore, snap: Snapshot, verdict: Verdict) -> Rend
     return verdict.rendering(snap, text=text, compressed=compressed, target=None, redactions=len(found))
 
 
+def _outlined(store: OriginalStore, snap: Snapshot, verdict: Verdict, exact: bool) -> Rendering | None:
+    """A large source file as its outline (definitions, bodies folded), or ``None`` when the outline
+    would save too little."""
+    from summarizer.core.scrub import scrub
+
+    original = b"".join(store.iter_bytes(verdict.restore_id))
+    text, found = scrub(original.decode("utf-8", "replace"))
+    shown = outline(text, verdict.restore_id, verdict.original_tokens)
+    if shown is None:
+        return None
+    compressed = count_exact(shown) if exact else estimate_tokens(shown)
+    return verdict.rendering(snap, text=shown, compressed=compressed, target=compressed, redactions=len(found))
+
+
+def _outline_wanted(shape: Shape, tokens: int, plan: Plan, size: int, dropped: bool) -> bool:
+    over_target = plan.target_tokens is None or tokens > plan.target_tokens
+    return shape.source and tokens > OUTLINE_TOKENS and over_target and not dropped and size <= OUTLINE_MAX_BYTES
+
+
 def compress_plain(
     stream: BinaryIO,
     store: OriginalStore,
@@ -197,6 +222,8 @@ def compress_plain(
     restore_id = writer.commit()
     tokens, exact = counter.total(writer.size, ends_with_newline=writer.ends_with_newline)
     shape = engine.shape()
+    if plan.content:
+        shape = Shape("content", False, True, source=True)
     target = resolve_target(tokens, plan, all_passed=all_pass(engine), shape=shape)
     if target is None and writer.dropped:
         target = max(tokens, 1)  # too big to store, so no stored copy to pass through
@@ -215,7 +242,11 @@ def compress_plain(
         restore_id=restore_id,
         exit_code=plan.exit_code,
     )
-    if target is None:
+    if _outline_wanted(shape, tokens, plan, writer.size, bool(writer.dropped)):
+        outlined = _outlined(store, snap, verdict, plan.exact_tokens)
+        if outlined is not None:
+            return outlined
+    if target is None or (plan.content and not writer.dropped):
         return _passthrough(store, snap, verdict)
     result = render(snap, clean, verdict, target=target, exact=count_exact if plan.exact_tokens else None)
     tighter = target

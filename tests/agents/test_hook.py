@@ -196,6 +196,12 @@ def test_project_and_local_settings_count_and_a_broken_file_means_ask(tmp_path: 
         "summarizer run -- pytest",
         "/usr/local/bin/summarizer output x",
         "cat <<EOF > x\nhi\nEOF",
+        "cat src/app.py | head -20",
+        "cat src/app.py > copy.py",
+        "cat -n src/app.py",
+        "cat a.py b.py",
+        "cat src/*.py",
+        "cat build.log",
         "python3 - <<'PY'\nprint(1)\nPY",
         "vim x.py",
         "python3",
@@ -219,6 +225,21 @@ def test_commands_that_must_not_be_wrapped_are_left_alone(tmp_path: Path, comman
     """Verbatim content, already wrapped, heredocs, interactive, shell state, background: no reply."""
     env = _env(tmp_path / "home", {"allow": ["Bash"]})
     assert answer(_event(command), env) is None
+
+
+@pytest.mark.parametrize(
+    ("command", "rewritten"),
+    [
+        ("cat src/click/types.py", "summarizer run --content -- cat src/click/types.py"),
+        ("cd web && cat src/query.ts", "cd web && summarizer run --content -- cat src/query.ts"),
+    ],
+)
+def test_cat_of_one_source_file_is_read_as_content(tmp_path: Path, command: str, rewritten: str) -> None:
+    """`cat FILE` of one source file goes through `run --content` (an outline when it is large)."""
+    env = _env(tmp_path / "home", {"allow": ["Bash"]})
+    reply = answer(_event(command), env)
+    assert reply is not None
+    assert reply["hookSpecificOutput"]["updatedInput"]["command"] == rewritten  # type: ignore[index]
 
 
 def test_the_user_exclude_list_is_honoured(tmp_path: Path) -> None:

@@ -156,6 +156,31 @@ def test_a_large_output_is_compressed_with_the_exit_code_and_restorable(summariz
     assert run_cli(summarizer, "restore", rid).stdout.count(b"PASSED") == 3000
 
 
+def test_content_is_outlined_when_large_and_never_compressed_as_a_log(
+    summarizer: str, tmp_path: Path
+) -> None:
+    """`run --content -- cat FILE`: a large source file as its outline; a test file full of
+    `assert` and `Error` lines stays content; a small file is printed as it is."""
+    source = Path(__file__).parents[1] / "output" / "fixtures" / "source_click_types_py.txt"
+    done = run_cli(summarizer, "run", "--content", "--", "cat", str(source))
+    text = done.stdout.decode()
+    assert done.returncode == 0
+    assert text.startswith("[summarizer output · content · outline") and "exit code: 0" in text
+    assert "class IntRange(_NumberRangeBase, IntParamType):" in text and "first error" not in text
+    tests = tmp_path / "test_errors.py"
+    tests.write_text(
+        "".join(
+            f"def test_{n}():\n    with pytest.raises(ValueError):\n        assert parse({n}) == 'Error'\n"
+            for n in range(400)
+        )
+    )
+    done = run_cli(summarizer, "run", "--content", "--", "cat", str(tests))
+    assert "first error" not in done.stdout.decode() and "def test_399():" in done.stdout.decode()
+    small = tmp_path / "small.py"
+    small.write_text("def f():\n    raise RuntimeError('x')\n" * 40)
+    assert run_cli(summarizer, "run", "--content", "--", "cat", str(small)).stdout == small.read_bytes()
+
+
 def test_a_terminal_on_stdin_runs_the_command_untouched(summarizer: str) -> None:
     """Interactive: with a tty on stdin the command owns it (and run adds nothing)."""
     primary, secondary = os.openpty()
@@ -194,6 +219,7 @@ def test_parse_reads_options_argv_and_shell_strings() -> None:
     assert (
         isinstance(call, RunCall) and call.argv == ["pytest", "-x"] and (call.target, call.floor) == (800, 10)
     )
+    assert getattr(parse(["--content", "--", "cat", "a.py"], {}), "content", False)
     shell = parse(["make && make test"], {"SHELL": "/bin/zsh"})
     assert isinstance(shell, RunCall) and shell.argv == ["/bin/zsh", "-c", "make && make test"]
 

@@ -1,0 +1,76 @@
+"""A large source file read whole is shown as its outline: every definition, exact restore ranges."""
+
+from __future__ import annotations
+
+import ast
+import io
+import re
+
+from summarizer.output import OriginalStore, OutputOptions, compress
+from summarizer.output.outline import outline
+from tests.output.conftest import fixture_bytes
+
+SOURCE = fixture_bytes("source_click_types_py.txt")
+ROW = re.compile(r"^(\d+)(?:-(\d+))?: (.*)$")
+
+
+def _rows(text: str) -> list[tuple[int, int, str]]:
+    rows = []
+    for line in text.splitlines():
+        match = ROW.match(line)
+        if match:
+            first = int(match.group(1))
+            rows.append((first, int(match.group(2) or first), match.group(3)))
+    return rows
+
+
+def test_every_definition_is_a_row_and_the_rows_tile_the_file() -> None:
+    """Truth from Python's own parser: each def/class line starts a row; ranges never overlap."""
+    text = SOURCE.decode()
+    shown = outline(text, "0123456789abcdef", 8_321)
+    assert shown is not None
+    rows = _rows(shown)
+    starts = {first for first, _, _ in rows}
+    defined = {
+        node.lineno
+        for node in ast.walk(ast.parse(text))
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    }
+    assert defined <= starts
+    for (_, last, _), (first, _, _) in zip(rows, rows[1:], strict=False):
+        assert last < first
+    lines = text.splitlines()
+    for first, _, row in rows:
+        if not row.startswith("["):
+            # A row shows its own line (a long signature joined, parameters of a repeat elided).
+            head = row.split("(")[0].rstrip("…")
+            assert lines[first - 1].startswith(head)
+    assert "[13 imports]" in shown
+    assert len(shown) < len(text) * 0.35
+
+
+def test_a_row_range_restores_the_folded_body(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """`restore ID --lines a:b` of a row's range gives the definition and its whole body."""
+    store = OriginalStore(tmp_path / "originals")
+    result = compress(io.BytesIO(SOURCE), store, OutputOptions())
+    assert not result.passthrough and result.first_error is None and not result.failing_tests
+    assert "outline" in result.text.splitlines()[0]
+    first, last, row = next(r for r in _rows(result.text) if r[2].startswith("class IntRange"))
+    restored = b"".join(store.iter_bytes(result.restore_id, (first, last)))
+    assert restored.decode().startswith("class IntRange(_NumberRangeBase, IntParamType):")
+    assert b"def _clamp(" not in restored  # the method is a row of its own
+    assert result.compressed_tokens < result.original_tokens * 0.3
+
+
+def test_small_source_and_slices_pass_through(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Under the outline threshold the file is shown whole, byte for byte."""
+    store = OriginalStore(tmp_path / "originals")
+    head = b"".join(SOURCE.splitlines(keepends=True)[:200])
+    result = compress(io.BytesIO(head), store, OutputOptions())
+    assert result.passthrough and result.text == head.decode()
+
+
+def test_an_outline_that_saves_little_is_not_shown() -> None:
+    """A file that is all top-level statements has nothing to fold."""
+    text = "".join(f"VALUE_{n} = {n}\n" for n in range(3_000))
+    assert outline(text, "0123456789abcdef", 12_000) is None
