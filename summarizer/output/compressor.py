@@ -183,12 +183,15 @@ def _outlined(store: OriginalStore, snap: Snapshot, verdict: Verdict, exact: boo
     if shown is None:
         return None
     compressed = count_exact(shown) if exact else estimate_tokens(shown)
-    return verdict.rendering(snap, text=shown, compressed=compressed, target=compressed, redactions=len(found))
+    return verdict.rendering(
+        snap, text=shown, compressed=compressed, target=compressed, redactions=len(found)
+    )
 
 
 def _outline_wanted(shape: Shape, tokens: int, plan: Plan, size: int, dropped: bool) -> bool:
     over_target = plan.target_tokens is None or tokens > plan.target_tokens
-    return shape.source and tokens > OUTLINE_TOKENS and over_target and not dropped and size <= OUTLINE_MAX_BYTES
+    small_enough = not dropped and size <= OUTLINE_MAX_BYTES
+    return shape.source and tokens > OUTLINE_TOKENS and over_target and small_enough
 
 
 def compress_plain(

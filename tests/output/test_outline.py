@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import io
+import itertools
 import re
 
 from summarizer.output import OriginalStore, OutputOptions, compress
@@ -37,7 +38,7 @@ def test_every_definition_is_a_row_and_the_rows_tile_the_file() -> None:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
     }
     assert defined <= starts
-    for (_, last, _), (first, _, _) in zip(rows, rows[1:], strict=False):
+    for (_, last, _), (first, _, _) in itertools.pairwise(rows):
         assert last < first
     lines = text.splitlines()
     for first, _, row in rows:
@@ -55,7 +56,7 @@ def test_a_row_range_restores_the_folded_body(tmp_path) -> None:  # type: ignore
     result = compress(io.BytesIO(SOURCE), store, OutputOptions())
     assert not result.passthrough and result.first_error is None and not result.failing_tests
     assert "outline" in result.text.splitlines()[0]
-    first, last, row = next(r for r in _rows(result.text) if r[2].startswith("class IntRange"))
+    first, last, _ = next(r for r in _rows(result.text) if r[2].startswith("class IntRange"))
     restored = b"".join(store.iter_bytes(result.restore_id, (first, last)))
     assert restored.decode().startswith("class IntRange(_NumberRangeBase, IntParamType):")
     assert b"def _clamp(" not in restored  # the method is a row of its own
