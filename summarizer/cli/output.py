@@ -65,6 +65,12 @@ def _raw(stream: BinaryIO, ledger: str, command: str | None) -> bool:
     help="Inputs with at most this many tokens pass through unchanged.",
 )
 @click.option(
+    "--content",
+    "content",
+    is_flag=True,
+    help="The input is a file to read (source text): outlined past 3,000 tokens, never compressed as a log.",
+)
+@click.option(
     "--command",
     "command",
     default=None,
@@ -72,7 +78,13 @@ def _raw(stream: BinaryIO, ledger: str, command: str | None) -> bool:
 )
 @handle_errors
 def output(
-    source: str, target: int | None, exit_code: int | None, as_json: bool, floor: int, command: str | None
+    source: str,
+    target: int | None,
+    exit_code: int | None,
+    as_json: bool,
+    floor: int,
+    command: str | None,
+    content: bool,
 ) -> None:
     """Compress tool output (FILE or stdin) keeping every failure coordinate; the original is stored.
 
@@ -90,7 +102,7 @@ def output(
         if _raw(stream, ledger, command):
             return
         store = app.build_originals(settings)
-        plan = plan_for("summarizer output", target, floor, exit_code)
+        plan = plan_for("summarizer output", target, floor, exit_code, content=content)
         result = deliver(stream, store, plan, out=sys.stdout.buffer, as_json=as_json, name=source)
     finally:
         if stream is not sys.stdin.buffer:

@@ -188,10 +188,13 @@ def _outlined(store: OriginalStore, snap: Snapshot, verdict: Verdict, exact: boo
     )
 
 
-def _outline_wanted(shape: Shape, tokens: int, plan: Plan, size: int, dropped: bool) -> bool:
+def _outline_wanted(tokens: int, plan: Plan, size: int, dropped: bool) -> bool:
+    """Only a file the caller says is content (`run --content`) is outlined: an output that merely
+    looks like source text (pip -vv, a build log with code in it) may hold failures an outline
+    would fold away."""
     over_target = plan.target_tokens is None or tokens > plan.target_tokens
     small_enough = not dropped and size <= OUTLINE_MAX_BYTES
-    return shape.source and tokens > OUTLINE_TOKENS and over_target and small_enough
+    return plan.content and tokens > OUTLINE_TOKENS and over_target and small_enough
 
 
 def compress_plain(
@@ -226,7 +229,7 @@ def compress_plain(
     tokens, exact = counter.total(writer.size, ends_with_newline=writer.ends_with_newline)
     shape = engine.shape()
     if plan.content:
-        shape = Shape("content", False, True, source=True)
+        shape = Shape("content", False, True)
     target = resolve_target(tokens, plan, all_passed=all_pass(engine), shape=shape)
     if target is None and writer.dropped:
         target = max(tokens, 1)  # too big to store, so no stored copy to pass through
@@ -245,7 +248,7 @@ def compress_plain(
         restore_id=restore_id,
         exit_code=plan.exit_code,
     )
-    if _outline_wanted(shape, tokens, plan, writer.size, bool(writer.dropped)):
+    if _outline_wanted(tokens, plan, writer.size, bool(writer.dropped)):
         outlined = _outlined(store, snap, verdict, plan.exact_tokens)
         if outlined is not None:
             return outlined
@@ -298,5 +301,6 @@ def compress(
         exact_tokens=True,
         failure_patterns=options.failure_patterns,
         noise_patterns=options.noise_patterns,
+        content=options.content,
     )
     return result_of(compress_plain(stream, store, plan, progress=progress))

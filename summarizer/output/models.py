@@ -33,6 +33,8 @@ class OutputOptions(BaseModel):
     # pattern makes a line an error coordinate; a noise pattern drops a line, unless it is a failure.
     failure_patterns: tuple[str, ...] = ()
     noise_patterns: tuple[str, ...] = ()
+    # A file the caller asked to read (`cat`): outlined past 3,000 tokens, never compressed as a log.
+    content: bool = False
 
 
 class Coordinate(BaseModel):

@@ -78,8 +78,6 @@ class Shape:
     name: ShapeName
     compressible: bool
     content: bool
-    # Source text (not diff hunks): a large one is shown as an outline (summarizer.output.outline).
-    source: bool = False
 
 
 def is_listing_row(template: str) -> bool:
@@ -150,7 +148,7 @@ def decide_shape(
             return Shape("search", True, False)
         code = share.get("code", 0) - share.get("json", 0)
         if code >= 0.4 and share.get("coord", 0) < 0.1 and not rows["marker"]:
-            return Shape("content", False, True, source=True)
+            return Shape("content", False, True)
         if share.get("trace", 0) >= 0.3:
             return Shape("trace", True, False)
     if share.get("coord", 0) >= 0.15 or "summary" in kinds:

@@ -53,7 +53,7 @@ def test_every_definition_is_a_row_and_the_rows_tile_the_file() -> None:
 def test_a_row_range_restores_the_folded_body(tmp_path) -> None:  # type: ignore[no-untyped-def]
     """`restore ID --lines a:b` of a row's range gives the definition and its whole body."""
     store = OriginalStore(tmp_path / "originals")
-    result = compress(io.BytesIO(SOURCE), store, OutputOptions())
+    result = compress(io.BytesIO(SOURCE), store, OutputOptions(content=True))
     assert not result.passthrough and result.first_error is None and not result.failing_tests
     assert "outline" in result.text.splitlines()[0]
     first, last, _ = next(r for r in _rows(result.text) if r[2].startswith("class IntRange"))
@@ -67,8 +67,19 @@ def test_small_source_and_slices_pass_through(tmp_path) -> None:  # type: ignore
     """Under the outline threshold the file is shown whole, byte for byte."""
     store = OriginalStore(tmp_path / "originals")
     head = b"".join(SOURCE.splitlines(keepends=True)[:200])
-    result = compress(io.BytesIO(head), store, OutputOptions())
+    result = compress(io.BytesIO(head), store, OutputOptions(content=True))
     assert result.passthrough and result.text == head.decode()
+
+
+def test_output_that_only_looks_like_source_is_never_outlined(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Without the caller saying it is a file to read, source-like text is not outlined: an
+    outline would fold a failure planted in it."""
+    store = OriginalStore(tmp_path / "originals")
+    planted = SOURCE.replace(
+        b"class IntRange(", b"error[E0308]: mismatched types\n --> src/ledger.rs:12:9\nclass IntRange("
+    )
+    result = compress(io.BytesIO(planted), store, OutputOptions())
+    assert "outline" not in result.text.splitlines()[0] and "src/ledger.rs:12:9" in result.text
 
 
 def test_an_outline_that_saves_little_is_not_shown() -> None:
