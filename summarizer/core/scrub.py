@@ -31,12 +31,9 @@ so line-by-line and whole-text scrubbing give the same result.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
 
-if TYPE_CHECKING:
-    from pydantic import BaseModel
-
+from summarizer.core.lazyre import lazy
+from summarizer.core.records import record
 from summarizer.core.scrub_fold import OffsetMap, fold
 from summarizer.core.scrub_patterns import (
     GATE,
@@ -60,6 +57,14 @@ from summarizer.core.scrub_pem import (
     stripped_span,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    from pydantic import BaseModel
+
+    _M = TypeVar("_M", bound=BaseModel)
+
 __all__ = [
     "ChunkScrubber",
     "KeyBlocks",
@@ -74,7 +79,7 @@ __all__ = [
 PLACEHOLDER_PREFIX = "[REDACTED:"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Redaction:
     """One secret removed from a text."""
 
@@ -88,7 +93,7 @@ class Redaction:
         return f"[REDACTED:{self.kind}]"
 
 
-_PLACEHOLDER = re.compile(r"\[REDACTED:[a-z0-9_]+\]")
+_PLACEHOLDER = lazy(r"\[REDACTED:[a-z0-9_]+\]")
 
 
 def _rule_candidate(rule: Rule, m: re.Match[str]) -> Candidate | None:
@@ -103,9 +108,9 @@ _KEY_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123
 _KEY_FORBIDDEN_LEFT = frozenset("/\\:")  # paths (a/secret: x) and Rust paths (auth::token: x)
 _GENERIC_TRIGGERS = ("pass", "pwd", "secret", "credential", "token", "key")
 _GENERIC_PRIORITY = 20
-_NESTED_KEY = re.compile(r"[A-Za-z_][\w.\-]*:")
-_COOKIE_HEADER = re.compile(r"(?i)(?:(?<![\w-])(?:set-)?cookie[\"']?[ \t]*:|--cookie[ \t=])[ \t]*[\"']?")
-_COOKIE_PAIR = re.compile(r"[ \t]*(?P<n>[^=;\s\"',]+)[ \t]*=[ \t]*(?P<v>[^;\r\n\"']*)")
+_NESTED_KEY = lazy(r"[A-Za-z_][\w.\-]*:")
+_COOKIE_HEADER = lazy(r"(?i)(?:(?<![\w-])(?:set-)?cookie[\"']?[ \t]*:|--cookie[ \t=])[ \t]*[\"']?")
+_COOKIE_PAIR = lazy(r"[ \t]*(?P<n>[^=;\s\"',]+)[ \t]*=[ \t]*(?P<v>[^;\r\n\"']*)")
 # Set-Cookie attributes: their values are not secrets.
 _COOKIE_ATTRIBUTES = frozenset(
     (
@@ -294,7 +299,7 @@ def _apply(text: str, found: list[Candidate], offsets: OffsetMap | None) -> tupl
 
 
 # A base64 run long enough to hold `KEY=value` text (a `.env` file, a kubeconfig key, a PEM block).
-_BASE64_RUN = re.compile(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=_\-])")
+_BASE64_RUN = lazy(r"(?<![A-Za-z0-9+/_\-])[A-Za-z0-9+/]{24,}={0,2}(?![A-Za-z0-9+/=_\-])")
 _DECODED_MARKS = ("=", ":", "-----")
 _NESTING = 2  # base64 inside base64 inside a text: deep enough for real configs, bounded for hostile ones
 
@@ -455,7 +460,7 @@ class LineScrubber:
 
 
 _GRAM = 8  # a run of this many characters shared with a known secret is a fragment of it
-_TOKEN = re.compile(r"[^\s;,'\"()\[\]{}<>]+")
+_TOKEN = lazy(r"[^\s;,'\"()\[\]{}<>]+")
 
 
 class KnownSecrets:
@@ -522,9 +527,6 @@ def scrub_value(value: Any, known: KnownSecrets | None = None) -> Any:
     if isinstance(value, list | tuple):
         return type(value)(scrub_value(v, known) for v in value)
     return value
-
-
-_M = TypeVar("_M", bound="BaseModel")
 
 
 def scrub_model(model: _M, *, context: str = "") -> _M:

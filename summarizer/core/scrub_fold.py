@@ -15,10 +15,15 @@ ASCII text without ``%`` (nearly every log line) is returned at once.
 from __future__ import annotations
 
 import functools
-import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
+
+from summarizer.core.lazyre import lazy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import re
 
 __all__ = ["OffsetMap", "fold"]
 
@@ -28,10 +33,10 @@ _INVISIBLE = frozenset(
     "\u00ad\u061c\u180e\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
     "\u2060\u2061\u2062\u2063\u2064\u2066\u2067\u2068\u2069\ufeff"
 )
-_HAS_INVISIBLE = re.compile("[" + "".join(sorted(_INVISIBLE)) + "]")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
-_PERCENT = re.compile(r"%[2-7][0-9A-Fa-f]")  # printable ASCII only: %20-%7F
-_DIRTY = re.compile(r"[^\x00-\x7f]+|%[2-7][0-9A-Fa-f]")
+_HAS_INVISIBLE = lazy("[" + "".join(sorted(_INVISIBLE)) + "]")
+_NON_ASCII = lazy(r"[^\x00-\x7f]+")
+_PERCENT = lazy(r"%[2-7][0-9A-Fa-f]")  # printable ASCII only: %20-%7F
+_DIRTY = lazy(r"[^\x00-\x7f]+|%[2-7][0-9A-Fa-f]")
 
 
 @functools.lru_cache(maxsize=8192)

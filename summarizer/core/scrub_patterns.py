@@ -24,12 +24,15 @@ Rulings encoded here (docs/scrubbing.md):
 
 from __future__ import annotations
 
-import base64
 import functools
-import math
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
+
+from summarizer.core.lazyre import lazy
+from summarizer.core.records import record
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 __all__ = [
     "GATE",
@@ -47,7 +50,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Rule:
     """One secret type: how to find it, when to bother looking, and how to tell it from noise."""
 
@@ -83,12 +86,16 @@ def entropy(value: str) -> float:
     counts: dict[str, int] = {}
     for ch in value:
         counts[ch] = counts.get(ch, 0) + 1
+    from math import log2  # only for values under a secret-looking key
+
     n = len(value)
-    return -sum(c / n * math.log2(c / n) for c in counts.values())
+    return -sum(c / n * log2(c / n) for c in counts.values())
 
 
 def b64_text(value: str) -> str | None:
     """``value`` base64-decoded as text (printable, lines allowed), or None when it is not."""
+    import base64  # only for a long base64 run: most inputs have none
+
     padded = value.rstrip("=")
     padded += "=" * (-len(padded) % 4)
     try:
@@ -153,7 +160,7 @@ _NOT_SECRETS = frozenset(
     xxx xxxx xxxxx *** **** ***** ... <redacted> <hidden> <secret> <password> <token>""".split()  # noqa: SIM905 - a word list reads better as prose
 )
 
-_CODE_REFERENCE = re.compile(
+_CODE_REFERENCE = lazy(
     r"""(?x)
     [A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+(?:[(\[].*)?$  # settings.DB_PASSWORD, os.environ[...], .get(...)
     | [A-Za-z_]\w*\(.*$                          # get_password()
@@ -228,12 +235,12 @@ def generic_kind(key: str) -> str | None:
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 # Characters that must not precede a match (checked by the engine, not by a leading lookbehind:
 # a pattern that starts with its literal prefix lets `re` skip ahead with a fast literal scan).
-_WORDY = re.compile(r"[\w\-]")  # no match inside words or hyphenated words: risk-assessment
-_ALNUM = re.compile(r"[A-Za-z0-9_]")
-_SCHEME_LEFT = re.compile(r"[\w+.\-]")
+_WORDY = lazy(r"[\w\-]")  # no match inside words or hyphenated words: risk-assessment
+_ALNUM = lazy(r"[A-Za-z0-9_]")
+_SCHEME_LEFT = lazy(r"[\w+.\-]")
 _R = r"(?![\w\-])"
 _SEP = r"[\"']?[ \t]*(?:[:=]|=>)[ \t]*[\"']?"
-KEYWORDS = re.compile(
+KEYWORDS = lazy(
     r"(?i)(?P<kw>pass(?:word|wd|phrase)?|pwd|secret(?:[_.\-]?key)?|credentials?|token|api[ _.\-]?key"
     r"|access[_.\-]?key|private[_.\-]?key|auth[_.\-]?key)(?P<q>[\"']?)\]?[ \t]*(?::(?!:)|=(?!=)|=>)[ \t]*"
     r"(?:\"(?P<dq>(?:[^\"\\\n]|\\.)*)\"|'(?P<sq>[^'\n]*)'|(?P<v>[^\s\"'`,;&<>)}\]]+))"
@@ -242,7 +249,7 @@ KEYWORDS = re.compile(
 RULES: tuple[Rule, ...] = (
     Rule(
         "anthropic_key",
-        re.compile(r"(?P<v>sk-ant-[A-Za-z0-9]{2,10}-[A-Za-z0-9_\-]{20,})" + _R),
+        lazy(r"(?P<v>sk-ant-[A-Za-z0-9]{2,10}-[A-Za-z0-9_\-]{20,})" + _R),
         ("sk-ant-",),
         10,
         _group_random("v"),
@@ -250,7 +257,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "openai_key",
-        re.compile(r"(?P<v>sk-(?:(?:proj|svcacct|admin|None)-)?(?P<b>[A-Za-z0-9_\-]{20,}))" + _R),
+        lazy(r"(?P<v>sk-(?:(?:proj|svcacct|admin|None)-)?(?P<b>[A-Za-z0-9_\-]{20,}))" + _R),
         ("sk-",),
         11,
         _group_random("b"),
@@ -258,7 +265,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "stripe_key",
-        re.compile(r"(?P<v>[srp]k_(?:live|test)_[A-Za-z0-9]{16,})" + _R),
+        lazy(r"(?P<v>[srp]k_(?:live|test)_[A-Za-z0-9]{16,})" + _R),
         ("sk_live_", "rk_live_", "sk_test_", "rk_test_", "pk_live_"),
         10,
         _group_random("v", 12),
@@ -266,7 +273,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "github_token",
-        re.compile(r"(?P<v>gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{40,255})(?![A-Za-z0-9_])"),
+        lazy(r"(?P<v>gh[pousr]_[A-Za-z0-9]{30,255}|github_pat_[A-Za-z0-9_]{40,255})(?![A-Za-z0-9_])"),
         ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
         10,
         None,
@@ -274,7 +281,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "npm_token",
-        re.compile(r"(?P<v>npm_[A-Za-z0-9]{36})(?![A-Za-z0-9_])"),
+        lazy(r"(?P<v>npm_[A-Za-z0-9]{36})(?![A-Za-z0-9_])"),
         ("npm_",),
         10,
         _group_random("v"),
@@ -282,7 +289,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "aws_access_key",
-        re.compile(r"(?P<v>A(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16})(?![A-Za-z0-9])"),
+        lazy(r"(?P<v>A(?:KIA|SIA|BIA|CCA)[A-Z0-9]{16})(?![A-Za-z0-9])"),
         ("akia", "asia", "abia", "acca"),
         10,
         None,
@@ -290,7 +297,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "aws_secret_key",
-        re.compile(
+        lazy(
             r"(?i)aws[_\-.]?secret[_\-.]?(?:access[_\-.]?)?key"
             + _SEP
             + r"(?P<v>[A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])"
@@ -298,10 +305,10 @@ RULES: tuple[Rule, ...] = (
         ("aws",),
         12,
     ),
-    Rule("google_api_key", re.compile(r"(?P<v>AIza[0-9A-Za-z_\-]{35})" + _R), ("aiza",), 10, None, _WORDY),
+    Rule("google_api_key", lazy(r"(?P<v>AIza[0-9A-Za-z_\-]{35})" + _R), ("aiza",), 10, None, _WORDY),
     Rule(
         "slack_token",
-        re.compile(r"(?P<v>xox[abprse]-[A-Za-z0-9\-]{10,})" + _R),
+        lazy(r"(?P<v>xox[abprse]-[A-Za-z0-9\-]{10,})" + _R),
         ("xox",),
         10,
         _bearer_ok,
@@ -309,7 +316,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "slack_webhook",
-        re.compile(r"https://hooks\.slack\.com/services/(?P<v>T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,})"),
+        lazy(r"https://hooks\.slack\.com/services/(?P<v>T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]{16,})"),
         ("hooks.slack.com",),
         10,
     ),
@@ -317,7 +324,7 @@ RULES: tuple[Rule, ...] = (
     # and signed cookies (itsdangerous/Flask: `eyJ<payload>.<time>.<sig>`) whose payload is not JSON.
     Rule(
         "jwt",
-        re.compile(r"(?P<v>eyJ[A-Za-z0-9_\-]{8,}(?:\.[A-Za-z0-9_\-]*){1,4})" + _R),
+        lazy(r"(?P<v>eyJ[A-Za-z0-9_\-]{8,}(?:\.[A-Za-z0-9_\-]*){1,4})" + _R),
         ("eyj",),
         10,
         _jwt_ok,
@@ -325,7 +332,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "heroku_api_key",
-        re.compile(
+        lazy(
             r"(?i)heroku[\w.\-]*?(?:api[_\-.]?key|token|key)" + _SEP + r"(?P<v>" + _UUID + r")(?![0-9a-fA-F])"
         ),
         ("heroku",),
@@ -335,7 +342,7 @@ RULES: tuple[Rule, ...] = (
     # (a malformed URL, exactly what an error message echoes) must not leave its tail behind.
     Rule(
         "connection_string",
-        re.compile(
+        lazy(
             r"(?i)(?:postgres(?:ql)?|mysql|mariadb|redis|rediss|mongodb(?:\+srv)?"
             r"|amqps?|mssql|sqlserver|cockroachdb|clickhouse)(?:\+[a-z0-9_]+)?://"
             r"[^:@/\s\"']*:(?P<v>[^@\s\"']+(?:@[^@\s/\"']*(?=[^\s\"']*@))*)@"
@@ -347,7 +354,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "url_credentials",
-        re.compile(r"(?i)(?:https?|ftps?|smtps?|ldaps?|wss?)://[^:@/\s\"']+:(?P<v>[^@\s\"']+)@"),
+        lazy(r"(?i)(?:https?|ftps?|smtps?|ldaps?|wss?)://[^:@/\s\"']+:(?P<v>[^@\s\"']+)@"),
         ("://",),
         13,
         _userinfo_ok,
@@ -355,7 +362,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "bearer_token",
-        re.compile(r"(?i)bearer[ \t]+(?P<v>[A-Za-z0-9._~+/\-]{16,}=*)(?![\w\-])"),
+        lazy(r"(?i)bearer[ \t]+(?P<v>[A-Za-z0-9._~+/\-]{16,}=*)(?![\w\-])"),
         ("bearer",),
         14,
         _bearer_ok,
@@ -363,13 +370,13 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "basic_auth",
-        re.compile(r"(?i)authorization" + _SEP + r"basic[ \t]+(?P<v>[A-Za-z0-9+/]{8,}={0,2})"),
+        lazy(r"(?i)authorization" + _SEP + r"basic[ \t]+(?P<v>[A-Za-z0-9+/]{8,}={0,2})"),
         ("authorization",),
         14,
     ),
     Rule(
         "authorization",
-        re.compile(
+        lazy(
             r"(?i)authorization" + _SEP + r"(?:token[ \t]+|digest[ \t]+)?"
             r"(?P<v>(?!bearer\b|basic\b)[A-Za-z0-9._~+/\-]{16,}=*)"
         ),
@@ -379,14 +386,14 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "basic_auth",  # curl -u user:password, --user=user:password
-        re.compile(r"(?:(?<=\s)|^)(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"'@/]+:(?P<v>[^\s\"']+)"),
+        lazy(r"(?:(?<=\s)|^)(?:-u|--user)(?:[ \t]+|=)[\"']?[^\s:\"'@/]+:(?P<v>[^\s\"']+)"),
         ("-u ", "--user"),
         14,
         lambda m: plausible_value(m.group("v"), ""),
     ),
     Rule(
         "gitlab_token",
-        re.compile(r"(?P<v>gl(?:pat|dt|rt|ptt|oas|cbt|ft|imt|soat)-[A-Za-z0-9_\-]{20,})" + _R),
+        lazy(r"(?P<v>gl(?:pat|dt|rt|ptt|oas|cbt|ft|imt|soat)-[A-Za-z0-9_\-]{20,})" + _R),
         ("glpat-", "gldt-", "glrt-", "glptt-", "gloas-", "glcbt-", "glft-", "glimt-", "glsoat-"),
         10,
         None,
@@ -394,7 +401,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "huggingface_token",
-        re.compile(r"(?P<v>(?:hf_|api_org_)(?P<b>[A-Za-z0-9]{30,}))(?![A-Za-z0-9_])"),
+        lazy(r"(?P<v>(?:hf_|api_org_)(?P<b>[A-Za-z0-9]{30,}))(?![A-Za-z0-9_])"),
         ("hf_", "api_org_"),
         10,
         _hf_ok,
@@ -403,7 +410,7 @@ RULES: tuple[Rule, ...] = (
     # Azure storage and service-bus connection strings: `...;AccountKey=<base64>;...`.
     Rule(
         "azure_key",
-        re.compile(r"(?i)(?:account|sharedaccess)key[ \t]*=[ \t]*(?P<v>[A-Za-z0-9+/]{20,}={0,2})"),
+        lazy(r"(?i)(?:account|sharedaccess)key[ \t]*=[ \t]*(?P<v>[A-Za-z0-9+/]{20,}={0,2})"),
         ("accountkey", "sharedaccesskey"),
         10,
         _keyed_ok,
@@ -411,16 +418,14 @@ RULES: tuple[Rule, ...] = (
     # kubeconfig: the client's private key, base64 of a PEM block.
     Rule(
         "private_key",
-        re.compile(r"(?i)client-key-data[\"']?[ \t]*:[ \t]*[\"']?(?P<v>[A-Za-z0-9+/]{16,}={0,2})"),
+        lazy(r"(?i)client-key-data[\"']?[ \t]*:[ \t]*[\"']?(?P<v>[A-Za-z0-9+/]{16,}={0,2})"),
         ("client-key-data",),
         10,
     ),
     # docker/podman config.json: `"auth": "<base64 of user:password>"`.
     Rule(
         "docker_auth",
-        re.compile(
-            r"(?i)[\"']?auth[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])"
-        ),
+        lazy(r"(?i)[\"']?auth[\"']?[ \t]*[:=][ \t]*[\"']?(?P<v>[A-Za-z0-9+/]{8,}={0,2})(?![A-Za-z0-9+/=])"),
         ('"auth"', "'auth'", "auth:", "auth="),
         12,
         _docker_auth_ok,
@@ -428,7 +433,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "env_secret",
-        re.compile(
+        lazy(
             r"(?m)^[ \t]*export[ \t]+(?:[A-Za-z0-9]+_)*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASS|PWD"
             r"|CREDENTIALS?|AUTH|DSN|APIKEY)(?:_[A-Za-z0-9]+)*[ \t]*=[ \t]*"
             r"(?P<q>[\"']?)(?P<v>[^\s\"']+)(?P=q)",
@@ -499,7 +504,7 @@ GATE: tuple[str, ...] = (
 SESSION_GATE: tuple[str, ...] = ("sess", "cookie", ".sid")
 SESSION_RULE = Rule(
     "session_cookie",
-    re.compile(
+    lazy(
         r"(?i)(?P<n>sess(?:ion)?(?:[_.\-]?id)?|connect\.sid)[ \t]*=[ \t]*"
         r"(?P<q>[\"']?)(?P<v>[^\s;,\"'&<>]+)"
     ),

@@ -13,7 +13,9 @@ rule, so line-by-line and whole-text scrubbing agree.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from summarizer.core.lazyre import lazy
+from summarizer.core.records import record
 
 __all__ = [
     "PEM_BEGIN",
@@ -31,17 +33,17 @@ __all__ = [
 
 # A key block opens at its BEGIN marker: PEM (`-----BEGIN RSA PRIVATE KEY-----`, OPENSSH, PGP,
 # ENCRYPTED, certificates) or the SSH2 form (`---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----`).
-PEM_BEGIN = re.compile(
+PEM_BEGIN = lazy(
     r"(?P<dashes>-----|---- )BEGIN (?P<label>(?:[A-Z0-9]+ )*(?:PRIVATE KEY(?: BLOCK)?|CERTIFICATE"
     r"|CERTIFICATE REQUEST))(?: ----|-----)"
 )
 # A body line is the key's, whatever its alphabet (base64, base64url with `-` and `_`, anything
 # without spaces): a single token, or an RFC 1421/4716 header (`Proc-Type: 4,ENCRYPTED`,
 # `Comment: "..."`). The block markers decide where a key is, not the characters inside it.
-_PEM_TOKEN_LINE = re.compile(r"\s*(?:\S+|[A-Za-z][A-Za-z-]*: [^\s].*)\s*")
+_PEM_TOKEN_LINE = lazy(r"\s*(?:\S+|[A-Za-z][A-Za-z-]*: [^\s].*)\s*")
 # A body line behind a log prefix (`2024-05-01 ERROR MIIEow...`, pytest's `E   MIIEow...`): the key
 # part is the last token, 16 characters or more (prose ends in short words; key lines are 64 wide).
-_PEM_TAIL = re.compile(r"(?<!\S)\S{16,}(?=\s*$)")
+_PEM_TAIL = lazy(r"(?<!\S)\S{16,}(?=\s*$)")
 
 
 def pem_kind(label: str) -> str:
@@ -61,7 +63,7 @@ def pem_open(low: str) -> bool:
     return "-----begin" in low or "---- begin" in low
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Candidate:
     """One match: the span in the folded text, its rule's priority (lower wins) and its kind."""
 
@@ -88,7 +90,7 @@ def escaped_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     return (start, end) if end > start else None
 
 
-_ANY_END = re.compile(r"-----END |---- END ")
+_ANY_END = lazy(r"-----END |---- END ")
 
 
 def pem_body(text: str, start: int, end: int) -> tuple[int, int] | bool:

@@ -7,15 +7,16 @@ each tool family's markers (see :data:`summarizer.output.formats.FAMILIES`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from summarizer.core.records import record
 
 __all__ = ["Classification", "FamilyCounts", "decide"]
 
 Classification = Literal["BUILD_OUTPUT", "TEST_TRACE", "LOG_DUMP", "CONTAINER_LOG", "MIXED"]
 
 
-@dataclass(slots=True)
+@record
 class FamilyCounts:
     """Lines seen per family (a line may count for several)."""
 

@@ -9,8 +9,7 @@ to the previous row's; a tool's own code at the end (``[arg-type]``) stays on ev
 
 from __future__ import annotations
 
-import re
-
+from summarizer.core.lazyre import lazy
 from summarizer.output.kept import Kept
 from summarizer.output.lines import RENDER_LINE_CHARS, truncate_for_render
 from summarizer.output.verdicts import ERROR_KINDS
@@ -18,10 +17,10 @@ from summarizer.output.verdicts import ERROR_KINDS
 __all__ = ["Messages", "body_line"]
 
 _DITTO = "〃"
-_CODED_PREFIX = re.compile(r"^\W*(?:fatal )?error ([A-Z]+\d+):$")
-_CODE_TAIL = re.compile(r"\s+\[[\w-]+\]\s*$")
-_QUOTED = re.compile(r"'[^']*'|`[^`]*`|\"[^\"]*\"")
-_MESSAGE = re.compile(r"^(?P<prefix>\W{0,4}(?:(?:fatal )?error|warning)\b[^:]{0,20}:)\s*(?P<rest>.{12,})$")
+_CODED_PREFIX = lazy(r"^\W*(?:fatal )?error ([A-Z]+\d+):$")
+_CODE_TAIL = lazy(r"\s+\[[\w-]+\]\s*$")
+_QUOTED = lazy(r"'[^']*'|`[^`]*`|\"[^\"]*\"")
+_MESSAGE = lazy(r"^(?P<prefix>\W{0,4}(?:(?:fatal )?error|warning)\b[^:]{0,20}:)\s*(?P<rest>.{12,})$")
 
 
 def _short(arg: str) -> str:

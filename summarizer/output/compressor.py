@@ -20,9 +20,9 @@ through up to 10,000 tokens. A test run where every test passed collapses to its
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, BinaryIO, Literal
 
+from summarizer.core.records import record, replace
 from summarizer.core.scrub import KeyBlocks
 from summarizer.output.classify import decide
 from summarizer.output.engine import Engine, ExtraRules
@@ -61,7 +61,7 @@ MIN_SAVING = 0.25
 OUTLINE_MAX_BYTES = 16 << 20
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Plan:
     """How to compress (plain values: the cold paths never import pydantic)."""
 

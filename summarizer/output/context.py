@@ -14,8 +14,8 @@ folds it first when the failures alone fill the budget (every failure line stays
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+from summarizer.core.lazyre import lazy
+from summarizer.core.records import field, record
 
 __all__ = ["AFTER", "BEFORE", "BLOCK_HEAD", "Context"]
 
@@ -25,17 +25,15 @@ BLOCK_HEAD = 24
 _BLOCK_SCAN = 200
 _LINE_BYTES = 512
 _MAX_LINES = 200_000
-_PID = re.compile(rb"^(?:==\d+==|--\d+--|\*\*\d+\*\*|\[pid\s*\d+\])\s?")
-_CONTINUATION = re.compile(
+_PID = lazy(rb"^(?:==\d+==|--\d+--|\*\*\d+\*\*|\[pid\s*\d+\])\s?")
+_CONTINUATION = lazy(
     rb"^\s*(?:DETAIL|HINT|CONTEXT|STATEMENT|QUERY|LOCATION|WHERE|Caused by|caused by|Cause|note|help"
     rb"|NOTE|HELP|Hint|Note|Details?|Reason|reason|Suggestion|Did you mean|-->|\^-+|\||= |\.\.\.)"
 )
 # The same keywords after a log record's header ("... UTC [22500] DETAIL:  Key (id)=(7) exists.").
-_LABELLED = re.compile(
-    rb"\s(?:DETAIL|HINT|CONTEXT|STATEMENT|Caused by|caused by|note|help|NOTE|HELP|Hint|Note):\s"
-)
+_LABELLED = lazy(rb"\s(?:DETAIL|HINT|CONTEXT|STATEMENT|Caused by|caused by|note|help|NOTE|HELP|Hint|Note):\s")
 # A token that names a file (a path, or a name with an extension): a variant's varying part.
-_NAMING = re.compile(rb"[\w.-]*/[\w./-]+|\b[\w-]+\.[A-Za-z]\w{0,5}\b")
+_NAMING = lazy(rb"[\w.-]*/[\w./-]+|\b[\w-]+\.[A-Za-z]\w{0,5}\b")
 
 
 def _body(raw: bytes) -> bytes:
@@ -46,7 +44,7 @@ def _indent(body: bytes) -> int:
     return len(body) - len(body.lstrip())
 
 
-@dataclass(slots=True)
+@record
 class _Block:
     indent: int
     kept: int = 0
@@ -54,7 +52,7 @@ class _Block:
     last: tuple[int, bytes] | None = None
 
 
-@dataclass
+@record(slots=False)
 class Context:
     """Collects context lines (line number -> raw bytes) while the engine streams."""
 

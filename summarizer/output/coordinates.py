@@ -27,8 +27,9 @@ Rules, in order (the first that applies wins):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from summarizer.core.lazyre import lazy
+from summarizer.core.records import record
 from summarizer.output import formats, rules
 
 __all__ = [
@@ -51,7 +52,7 @@ PLAIN, COORD, SOFT, PASS, FRAME, BINARY, HEADER, HTTP = 0, 1, 2, 3, 4, 5, 6, 7
 _HEADER_WINDOW = 170
 
 # logcat: "03-17 16:13:46.764  2227  2794 E Tag: message"
-_LOGCAT = re.compile(r"^#{2}-#{2} #{2}:#{2}:#{2}\.#{3}\s+#+\s+#+ (?P<lc>[VDIWEFA]) ")
+_LOGCAT = lazy(r"^#{2}-#{2} #{2}:#{2}:#{2}\.#{3}\s+#+\s+#+ (?P<lc>[VDIWEFA]) ")
 _ERROR_LEVELS = {
     "ERROR",
     "ERR",
@@ -69,21 +70,21 @@ _ERROR_LEVELS = {
 _WARN_LEVELS = {"WARN", "WARNING", "W"}
 
 # A log record starts with a timestamp, a syslog month, an epoch/sequence number or a bracketed time.
-_RECORD = re.compile(
+_RECORD = lazy(
     r"^(?:[#\[]|- #|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b"
     r"|[A-Z][A-Z#_]{2,} #{6,} )"
 )
-_CLOCK = re.compile(r"#{1,2}:#{2}:#{2}")
-_ALERT_TAG = re.compile(r"^[A-Z][A-Z#_]{2,} #{6,} ")
+_CLOCK = lazy(r"#{1,2}:#{2}:#{2}")
+_ALERT_TAG = lazy(r"^[A-Z][A-Z#_]{2,} #{6,} ")
 
-_DOCKER = re.compile(
+_DOCKER = lazy(
     r"\bExited \(#+\)|\bexited with code #+|\bOOMKilled\b|\bKilled\b|CrashLoopBackOff|\bBack-off restarting"
     r"|\bexit (?:code|status):? -?#+|\bexit_code=#+|returned non-zero exit status"
     r"|\bcontainer \S+ (?:died|killed)"
     r"|Error response from daemon|\bsignal: killed"
 )
 
-_HARD = re.compile(
+_HARD = lazy(
     r"\b(?:[Ee]rror|ERROR|ERRORS|ERR!|FAIL|FAILED|FAILURE|FATAL|[Ff]atal|PANIC|[Pp]anic(?:ked)?)\b"
     r"|\w(?:Error|Exception|Exit|Interrupt|Fault)\b|\b[Ee]xception\b|\bTraceback\b"
     r"|\b[Ff]ail(?:ed|ure|ing|s)?\b|\bnot ok\b|[✗✘✖❌×]|\b[Aa]ssert(?:ion)?\w*\b"
@@ -92,10 +93,10 @@ _HARD = re.compile(
     r"|\bcannot find symbol\b|\bunresolved\b|\bno such file\b|\bNo such file\b|\bnot found\b"
     r"|^E {2,}\S|^\s*●|^> {3,}\S|" + "|".join(map(re.escape, rules.ERRNO))
 )
-_WARN = re.compile(r"\b(?:[Ww]arning|WARNING|WARN|[Dd]eprecat\w*)\b|warning\[")
+_WARN = lazy(r"\b(?:[Ww]arning|WARNING|WARN|[Dd]eprecat\w*)\b|warning\[")
 
 # file:line[:col] in its common shapes: a/b.py:12, a.ts(3,4), Foo.java:[12,5], File "x", line 3, at line 9.
-_LOCATION = re.compile(
+_LOCATION = lazy(
     r"(?<![\w.~+@/\\#-])(?P<loc>(?:[A-Za-z]:)?[\w.~+@/\\#-]*[\w)#]\.[A-Za-z][\w]{0,7}"
     r"(?::\[#+,#+\]|\(#+(?:,#+)?\)|:#+(?::#+)?))(?![\w#])"
     r"|File \"[^\"]+\", line #+|\bat line #+|--> \S+:#+(?::#+)?"
@@ -196,7 +197,7 @@ def _location(template: str) -> bool:
     return ("#" in template) and bool(_LOCATION.search(template))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class LineClass:
     """What a template is: its class, the coordinate kind, and where its header ends."""
 
@@ -210,7 +211,7 @@ _PLAIN = LineClass(PLAIN)
 _LISTED = LineClass(PLAIN, "listing")
 
 
-_WORD = re.compile(r"[A-Za-z]+")
+_WORD = lazy(r"[A-Za-z]+")
 # Every error and warning word is a level word too (single letters only count in logcat's column).
 _UPPER_LEVELS = frozenset(
     {word for word in _ERROR_LEVELS | _WARN_LEVELS if len(word) > 1}
@@ -234,7 +235,7 @@ _BRACKET_LEVELS = frozenset(
 )
 _WIN_LEVELS = frozenset(["info", "warning", "error", "critical", "verbose", "information"])
 _KV_LEVELS = frozenset(["trace", "debug", "info", "warn", "warning", "error", "fatal", "critical", "panic"])
-_KV_BEFORE = re.compile(r"(?:\blevel=\"?|\"level\":\s*\")$", re.IGNORECASE)
+_KV_BEFORE = lazy(r"(?:\blevel=\"?|\"level\":\s*\")$", re.IGNORECASE)
 
 
 def _is_word_char(char: str) -> bool:
@@ -350,9 +351,9 @@ def find_location(text: str) -> str | None:
     return match.group(0) if match else None
 
 
-_LOCATION_REAL = re.compile(_LOCATION.pattern.replace("#", r"\d"))
+_LOCATION_REAL = lazy(_LOCATION.pattern.replace("#", r"\d"))
 
-_TIMESTAMP = re.compile(
+_TIMESTAMP = lazy(
     r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"
     r"|\d{4}[-.]\d{2}[-.]\d{2}-\d{2}\.\d{2}\.\d{2}(?:\.\d+)?"
     r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"

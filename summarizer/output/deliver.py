@@ -38,8 +38,7 @@ def deliver(
     The JSON envelope reports real token counts (the tokenizer is loaded for it); the text
     rendering estimates them from the bytes, so pydantic and the tokenizer stay unloaded.
     """
-    from dataclasses import replace
-
+    from summarizer.core.records import replace
     from summarizer.output.compressor import compress_plain
     from summarizer.output.originals import OriginalNotStored
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+
+from summarizer.core.lazyre import lazy
 from collections import Counter
-from dataclasses import dataclass, field
+from summarizer.core.records import field, record
 from itertools import accumulate
 
 from summarizer.output import coordinates as co
@@ -47,26 +49,26 @@ _COORD_BYTES_LOW = 512
 _COORD_MEMORY = 64 << 20
 _FAMILY_TEMPLATES = 3_000
 _FAILURE_BLOCK_LINES = 60
-_BARE_PATH_B = re.compile(rb"^(?:[A-Za-z]:)?[\w.~@/\\+#-]+\.[A-Za-z]\w{0,7}$")
+_BARE_PATH_B = lazy(rb"^(?:[A-Za-z]:)?[\w.~@/\\+#-]+\.[A-Za-z]\w{0,7}$")
 _PATH_START = (b"/", b".")
-_ESLINT_ROW = re.compile(rb"^\s+\d+:\d+\s")
+_ESLINT_ROW = lazy(rb"^\s+\d+:\d+\s")
 _PLAIN_CLASS = co.LineClass(co.PLAIN)
 # rustc/ruff print the message first and the location under it ("  --> src/a.rs:3:5").
-_ARROW = re.compile(rb"^\s*--> ")
+_ARROW = lazy(rb"^\s*--> ")
 # Failing-test headers whose details follow, indented: TAP "not ok", jest "●", spec/mocha marks.
-_BLOCK_HEADER = re.compile("^\\s*(?:not ok\\b|●|✖|✗|✘|×|❌|\\d+\\) )".encode())
-_INFORMATIVE = re.compile(rb"[A-Za-z]{3}")
-_ESLINT_LINE = re.compile(r"^\s+#+:#+\s")
+_BLOCK_HEADER = lazy("^\\s*(?:not ok\\b|●|✖|✗|✘|×|❌|\\d+\\) )".encode())
+_INFORMATIVE = lazy(rb"[A-Za-z]{3}")
+_ESLINT_LINE = lazy(r"^\s+#+:#+\s")
 # An error line ending in a colon announces the indented list that follows (git's file lists).
-_LIST_HEADER = re.compile(rb"^(?:error|fatal|ERROR|FATAL|Error)\b[^\n]*:\s*$")
+_LIST_HEADER = lazy(rb"^(?:error|fatal|ERROR|FATAL|Error)\b[^\n]*:\s*$")
 _ITEM_LINES = 6  # lines kept per announced item (pydantic: field, message, help URL)
 _ITEMS_CAP = 600
 # Distinct 4xx request lines kept in full; past this they are counted (a scanner's 404 storm).
 MAX_HTTP_4XX = 200
-_SOURCE_LINE = re.compile(r"^\s+(?:\S|\[Previous line repeated)")
+_SOURCE_LINE = lazy(r"^\s+(?:\S|\[Previous line repeated)")
 # Rows that identify version-control output (a commit, a status row) can differ only in a hash,
 # which the key folds: they are recorded one by one, up to a cap.
-_KEY_ROW = re.compile(VCS_KEY.pattern.replace("#", r"\d").encode())
+_KEY_ROW = lazy(VCS_KEY.pattern.replace("#", r"\d").encode())
 MAX_KEY_ROWS = 50_000
 _KEY_ROW_BYTES = 512
 
@@ -77,7 +79,7 @@ _NOISE_CLASS = co.LineClass(NOISE, "noise")
 _RULE_FAILURE = co.LineClass(co.COORD, "error")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class ExtraRules:
     """A team's own failure and noise patterns (``OutputOptions``), decided per new template.
 
@@ -107,7 +109,7 @@ class ExtraRules:
         return lc
 
 
-@dataclass(slots=True)
+@record
 class CoordEntry:
     """One distinct coordinate while streaming."""
 
@@ -154,14 +156,14 @@ class RawLines:
         return self._data[self._starts[index] + index : self._starts[index + 1] + index]
 
 
-@dataclass(slots=True)
+@record
 class _FailureBlock:
     indent: int
     kept: int = 0
     trace: TraceBlock | None = None
 
 
-@dataclass(slots=True)
+@record
 class _ItemBlock:
     """The items an error header announced ("7 validation errors for X") or an error's indented list."""
 
@@ -172,7 +174,7 @@ class _ItemBlock:
     kept: int = 0
 
 
-@dataclass
+@record(slots=False)
 class Engine:
     """Accumulates everything the rendering needs while the input streams through."""
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from summarizer.core.lazyre import lazy
+
 __all__ = [
     "FAMILIES",
     "failing_test_name",
@@ -27,22 +29,22 @@ __all__ = [
 # Python's regex engine tries every branch of an alternation at every position, so each rule is
 # split: branches anchored at the line start run with ``match`` (one position), the few that can
 # sit anywhere run with ``search`` only after a plain substring check.
-_PASS_START = re.compile(
+_PASS_START = lazy(
     r"\s*ok #+(?: -|$)"  # TAP
     r"|\s*(?:✓|✔|√|\[PASS\]|PASS:?)\s"  # jest/vitest/mocha, go, generic
     r"|\s*--- (?:PASS|SKIP): "  # go test -v
     r"|ok\s+\S+\s+(?:\(cached\)|[#.]+m?s)"  # go package ok
     r"|test \S.* \.\.\. (?:ok|ignored)$"  # cargo test
 )
-_PASS_END = re.compile(
+_PASS_END = lazy(
     r"\s(?:PASSED|XFAIL|XPASS|SKIPPED|SKIP|XFAILED)(?: \(.*\))?\s*(?:\[ *#+%\])?$"  # pytest -v
     r"|\s\.\.\. (?:ok|skipped.*)$"  # unittest -v
 )
 
 # Announcements of a test about to run (node:test "# Subtest:", go "=== RUN"): neither pass nor fail.
-_ANNOUNCE = re.compile(r"^\s*# Subtest: |^=== (?:RUN|PAUSE|CONT|NAME)\s")
+_ANNOUNCE = lazy(r"^\s*# Subtest: |^=== (?:RUN|PAUSE|CONT|NAME)\s")
 
-_SUMMARY_START = re.compile(
+_SUMMARY_START = lazy(
     r"=+ .*\b(?:passed|failed|errors?|no tests ran)\b.* in [#.]+s.*=+$"
     r"|#+ (?:passed|failed)\b.* in [#.]+s"
     r"|[#ℹ] (?:tests|suites|pass|fail|cancelled|skipped|todo) #+$"
@@ -51,13 +53,13 @@ _SUMMARY_START = re.compile(
     r"|Found #+ errors?\b|\s*✖ #+ problems?"
     r"|(?:FAIL|ok)\s+\S+\s+[#.]+m?s$|FAIL$|\s*(?:#+ (?:passing|failing|pending))\b"
 )
-_SUMMARY_ANY = re.compile(
+_SUMMARY_ANY = lazy(
     r"Tests run: #+, Failures: #+|\bBUILD (?:SUCCESS|SUCCESSFUL|FAILURE|FAILED)\b"
     r"|\b#+ (?:errors?|warnings?) generated\b"
 )
 
 # Failing-test headers; the named group ``name`` is the test's name.
-_FAILING = re.compile(
+_FAILING = lazy(
     r"^(?:FAILED|ERROR) (?P<name>\S+::\S+)"  # pytest short summary
     r"|^_{3,} (?:ERROR at \w+ of )?(?P<name2>\S.*?) _{3,}$"  # pytest section header
     r"|^\s*not ok #+ - (?P<name3>.+?)(?: # .*)?$"  # TAP
@@ -70,7 +72,7 @@ _FAILING = re.compile(
     r"|^\s+#+\) (?P<name10>\S.*?):?$"  # mocha: failing tests are the numbered ones
 )
 
-_FRAME = re.compile(
+_FRAME = lazy(
     r"^\s+File \"[^\"]+\", line #+"  # Python
     r"|^\s+at [\w$.<>/\[\]-]+\(.*\)$"  # JVM
     r"|^\s+at .*:#+(?::#+)?\)?$|^\s+at \S+ \(native\)$|^\s+at \S+ \(<anonymous>\)$"  # JS, Rust backtraces
@@ -81,7 +83,7 @@ _FRAME = re.compile(
 )
 
 FAMILIES: dict[str, re.Pattern[str]] = {
-    "build": re.compile(
+    "build": lazy(
         r"^\s*Compiling \S+ v|error\[E#+\]|\berror TS#+|: (?:fatal )?error: |: warning: |^make(?:\[#+\])?: "
         r"|^\s*(?:Collecting|Building wheel|Installing collected|Running setup\.py)"
         r"|^npm (?:warn|WARN|error|ERR!)"
@@ -89,12 +91,12 @@ FAMILIES: dict[str, re.Pattern[str]] = {
         r"|^\s*#+:#+\s+(?:error|warning)\s"
         r"|^(?:gcc|cc|clang|g\+\+|javac|tsc|cargo|rustc) |^\s*--> \S+:#+:#+|\bwebpack\b|^Found #+ errors?"
     ),
-    "test": re.compile(
+    "test": lazy(
         r"test session starts|\b(?:PASSED|FAILED)\b|^\s*(?:not )?ok #+|^\s*# Subtest|^=== RUN"
         r"|^--- (?:PASS|FAIL)"
         r"|^Ran #+ tests?|^Tests?:|^\s*[✓✔✗✘●]|^test result:|Tests run: #+|^\s*# (?:pass|fail) #+"
     ),
-    "container": re.compile(
+    "container": lazy(
         r"^[\w.-]+(?:-#+|_#+)?\s+\| |^Attaching to |\bExited \(#+\)|\bOOMKilled\b|CrashLoopBackOff"
         r"|\bcontainer\b"
         r"|^(?:pod|deployment|service)/|\bdocker\b|\bkubectl\b|^#+/#+ .*(?:Running|Pending|Error)|^\s*=> "
@@ -208,7 +210,7 @@ def is_frame(template: str) -> bool:
     return bool(_FRAME.search(template))
 
 
-_FAILING_REAL = re.compile(_FAILING.pattern.replace("#", r"\d"))
+_FAILING_REAL = lazy(_FAILING.pattern.replace("#", r"\d"))
 
 
 def failing_test_name(text: str) -> str | None:

@@ -14,9 +14,10 @@ holds 6 frames plus the project ones, capped).
 
 from __future__ import annotations
 
-import re
 from collections import deque
-from dataclasses import dataclass, field
+
+from summarizer.core.lazyre import lazy
+from summarizer.core.records import field, record
 
 __all__ = ["KEEP_HEAD", "KEEP_TAIL", "TraceBlock", "is_third_party", "omitted_marker"]
 
@@ -24,7 +25,7 @@ KEEP_HEAD = 3
 KEEP_TAIL = 3
 _MAX_PROJECT = 200
 
-_THIRD_PARTY = re.compile(
+_THIRD_PARTY = lazy(
     r"site-packages|dist-packages|node_modules|/lib/python\d[\d.]*/|\\Lib\\|<frozen |\(node:|node:internal"
     r"|\bnode:\w|internal/|/usr/lib/|/usr/local/lib/|/rustc/|\.cargo/registry|/go/pkg/mod/|/usr/local/go/src/"
     r"|/libexec/|<anonymous>|\(native\)|\bat (?:java|javax|jdk|sun|com\.sun|kotlin|kotlinx|scala|org\.junit"
@@ -43,7 +44,7 @@ def omitted_marker(count: int) -> str:
     return f"[... {count} frames in 3rd-party code omitted ...]"
 
 
-@dataclass(slots=True)
+@record
 class TraceBlock:
     """One run of consecutive frames (with their source lines), decided when the run ends."""
 

@@ -15,8 +15,10 @@
 from __future__ import annotations
 
 import re
+
+from summarizer.core.lazyre import lazy
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from summarizer.core.records import field, record
 
 from summarizer.output.kept import Kept
 
@@ -33,22 +35,22 @@ __all__ = [
 
 FACTOR_MARK = "…"
 _FACTOR_RUN = 3
-_FILE = re.compile(r"^(?P<file>.*?)(?::\[?\d|\(\d)")
-_CODE = re.compile(r"\[(-W[\w=+-]+|[a-z][\w-]*)\]\s*$|\b(TS\d{4,5})\b|\s{2}([@\w/-]+)\s*$")
-_SOURCE_LINE = re.compile(r"[:(\[](\d+)")
+_FILE = lazy(r"^(?P<file>.*?)(?::\[?\d|\(\d)")
+_CODE = lazy(r"\[(-W[\w=+-]+|[a-z][\w-]*)\]\s*$|\b(TS\d{4,5})\b|\s{2}([@\w/-]+)\s*$")
+_SOURCE_LINE = lazy(r"[:(\[](\d+)")
 # A measurement: a standalone number of at most 5 digits (seconds, counts, sizes, clock fields).
 # Longer numbers, numbers glued to letters (blk_123, job_7) and dotted quads are identities:
 # lines that differ in those are different events and never merge.
-_NUM = re.compile(r"(?<![\w.])\d{1,5}(?:\.\d+)?(?![\w.])")
+_NUM = lazy(r"(?<![\w.])\d{1,5}(?:\.\d+)?(?![\w.])")
 # Warnings and refused requests are not failures of the run: their repeats merge. Errors never do.
 _MERGED_KINDS = ("warning", "http_4xx")
-_HEADING = re.compile(r"^@ (?P<file>.+?)(?: \(\d+ lines\))?$")
-_ROW = re.compile(r"^(?:(?P<n>\d+): )?" + FACTOR_MARK + "(?P<rest>.*)$")
+_HEADING = lazy(r"^@ (?P<file>.+?)(?: \(\d+ lines\))?$")
+_ROW = lazy(r"^(?:(?P<n>\d+): )?" + FACTOR_MARK + "(?P<rest>.*)$")
 # A row's location after its file ("(95,8)", ":12:5", ":12") and its message; several locations
 # that share the message are listed before it, space-separated.
 _LOC = r"(?:\(\d+,\d+\)|:\d+(?::\d+)?)"
-_LOCATED = re.compile(rf"^(?P<loc>{_LOC})(?P<msg>: .+)$")
-_SHARED = re.compile(rf"^(?P<locs>{_LOC}(?: {_LOC})+)(?P<msg>: .+)$")
+_LOCATED = lazy(rf"^(?P<loc>{_LOC})(?P<msg>: .+)$")
+_SHARED = lazy(rf"^(?P<locs>{_LOC}(?: {_LOC})+)(?P<msg>: .+)$")
 
 
 def source_file(location: str | None) -> str | None:
@@ -59,7 +61,7 @@ def source_file(location: str | None) -> str | None:
     return match.group("file") if match else None
 
 
-@dataclass(slots=True)
+@record
 class WarningGroup:
     """Located warnings or notes of one (file, code)."""
 

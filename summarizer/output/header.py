@@ -9,9 +9,9 @@ pass-through results report the same verdicts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from summarizer.core.records import record
 from summarizer.output import verdicts
 from summarizer.output.kept import Kept, KeptPattern, KeptSample, Rendering
 from summarizer.output.runners import RunCounts
@@ -31,7 +31,7 @@ def restore_hint(restore_id: str, lines: int) -> str:
     return f"[full output: summarizer restore {restore_id}  ({lines} lines)]"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Verdict:
     """What the output says about the run, and the facts of the input the envelope reports."""
 

@@ -1,4 +1,4 @@
-"""The engine's results as plain frozen dataclasses: what the rendering keeps and returns.
+"""The engine's results as plain frozen records: what the rendering keeps and returns.
 
 The public envelope (:class:`~summarizer.output.models.OutputResult`) is a pydantic model built
 from these at the boundary; ``summarizer run`` and ``summarizer output`` print the text without
@@ -7,7 +7,7 @@ ever importing pydantic (their start-up is part of every command an agent runs).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from summarizer.core.records import record
 
 __all__ = [
     "BYTES_PER_TOKEN",
@@ -59,7 +59,7 @@ def estimate_bytes(size: int) -> int:
     return -(-size * 10 // _PER_10_TOKENS)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Kept:
     """One critical line (deduplicated: ``count`` identical messages, first at ``line``)."""
 
@@ -72,7 +72,7 @@ class Kept:
     last_line: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class KeptPattern:
     """A repeating pattern: how often, where, and one real line as its sample."""
 
@@ -85,7 +85,7 @@ class KeptPattern:
     soft: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class KeptSample:
     """One ordinary line kept to show what the rest looked like."""
 
@@ -93,7 +93,7 @@ class KeptSample:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Rendering:
     """Everything :class:`~summarizer.output.models.OutputResult` holds, without pydantic."""
 

@@ -12,10 +12,11 @@ original input (1-based), which is what ``summarizer restore --lines A:B`` print
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Protocol
+
+from summarizer.core.lazyre import lazy
+from summarizer.core.records import record
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -38,8 +39,8 @@ MAX_LINE_BYTES = 64 * 1024
 RENDER_LINE_CHARS = 2000
 
 # CSI sequences (colours, cursor moves), OSC sequences (titles, hyperlinks) and lone escapes.
-_ANSI_B = re.compile(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
-_ANSI_S = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+_ANSI_B = lazy(rb"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+_ANSI_S = lazy(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _CONTROL = bytes(range(32)).replace(b"\t", b"").replace(b"\n", b"").replace(b"\r", b"")
 
 
@@ -49,7 +50,7 @@ class Readable(Protocol):
     def read(self, size: int = -1, /) -> bytes: ...
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Chunk:
     """Complete lines read from the input: the raw bytes and, per truncated line, its full size."""
 
@@ -60,10 +61,10 @@ class Chunk:
 
 
 # Error words looked for deep inside very long lines (the start of a line is classified normally).
-_SCAN = re.compile(
+_SCAN = lazy(
     rb"[Ee]rror|ERROR|[Ee]xception|[Ff]ail|FAIL|[Ff]atal|FATAL|[Pp]anic|PANIC|Traceback|denied|[Aa]ssert"
 )
-_SCAN_S = re.compile(_SCAN.pattern.decode())
+_SCAN_S = lazy(_SCAN.pattern.decode())
 WINDOW = 240
 _MAX_WINDOWS = 3
 

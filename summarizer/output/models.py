@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict
-
 from pydantic import BaseModel, ConfigDict, Field
 
+from summarizer.core.records import asdict
 from summarizer.output.classify import Classification
 from summarizer.output.kept import DEFAULT_BUDGET, DEFAULT_FLOOR, DEFAULT_THRESHOLD, Rendering
 

@@ -13,7 +13,9 @@ its cap, so a gigabyte log holds the same number of samples as a megabyte one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from summarizer.core.lazyre import lazy
+from summarizer.core.records import field, record
 
 __all__ = ["MAX_TEMPLATES", "PatternStat", "Sampler", "merge_templates", "normalise"]
 
@@ -23,16 +25,16 @@ MAX_SAMPLES = 512
 
 _NORMALISERS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
-        re.compile(r"\b[0-9a-fA-F#]{8}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{12}\b"),
+        lazy(r"\b[0-9a-fA-F#]{8}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{12}\b"),
         "<uuid>",
     ),
-    (re.compile(r"\b0x[0-9a-fA-F#]+\b"), "<hex>"),
-    (re.compile(r"\b(?=[0-9a-fA-F#]*#)(?=[0-9a-fA-F#]*[a-fA-F])[0-9a-fA-F#]{6,}\b"), "<hex>"),
-    (re.compile(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`"), "<str>"),
-    (re.compile(r"(?<![\w.~+@/\\-])(?:[A-Za-z]:)?[\w.~+@-]*[/\\][\w.~+@/\\-]*"), "<path>"),
-    (re.compile(r"\b\S+::\S+"), "<id>"),
-    (re.compile(r"[#.,:_-]*#[#.,:_-]*"), "#"),
-    (re.compile(r"\s+"), " "),
+    (lazy(r"\b0x[0-9a-fA-F#]+\b"), "<hex>"),
+    (lazy(r"\b(?=[0-9a-fA-F#]*#)(?=[0-9a-fA-F#]*[a-fA-F])[0-9a-fA-F#]{6,}\b"), "<hex>"),
+    (lazy(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`"), "<str>"),
+    (lazy(r"(?<![\w.~+@/\\-])(?:[A-Za-z]:)?[\w.~+@-]*[/\\][\w.~+@/\\-]*"), "<path>"),
+    (lazy(r"\b\S+::\S+"), "<id>"),
+    (lazy(r"[#.,:_-]*#[#.,:_-]*"), "#"),
+    (lazy(r"\s+"), " "),
 )
 
 
@@ -43,7 +45,7 @@ def normalise(template: str) -> str:
     return template.strip()
 
 
-@dataclass(slots=True)
+@record
 class PatternStat:
     """Counts for one merged pattern, with the first real line as its sample."""
 
@@ -82,7 +84,7 @@ def merge_templates(
     return sorted(merged.values(), key=lambda s: (-s.count, s.first_line))
 
 
-@dataclass(slots=True)
+@record
 class Sampler:
     """Keeps about one ordinary line in ``every``, evenly spread and never more than ``cap``.
 

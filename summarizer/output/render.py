@@ -17,8 +17,8 @@ the tokenizer is loaded only to report an exact count.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
+from summarizer.core.records import record
 from summarizer.output.compact import Messages, body_line
 from summarizer.output.grouping import factor, group_warnings, merge_numeric, render_groups, source_file
 from summarizer.output.header import Verdict, header_lines, restore_hint
@@ -43,7 +43,7 @@ _WARNINGS_TITLE = "--- warnings and notes by (file, code): source lines, output 
 _PATTERNS_TITLE = "--- repeating patterns (count, line range, one real sample) ---"
 
 
-@dataclass(slots=True)
+@record
 class Body:
     """The body rows (order, text) and the file each coordinate row starts with (for factoring)."""
 

@@ -9,7 +9,7 @@ rule in :mod:`summarizer.output.coordinates` they run on digit templates (digits
 
 from __future__ import annotations
 
-import re
+from summarizer.core.lazyre import lazy
 
 __all__ = [
     "ERRNO",
@@ -51,33 +51,33 @@ ERRNO = (
     "Cross-device link",
 )
 # ``prog: [path: ]message`` diagnostics of coreutils-style tools that carry no errno text.
-PROG_DIAG = re.compile(
+PROG_DIAG = lazy(
     r"^(?:/[\w./-]+/)?[a-z][\w.+-]{0,30}(?:\[#+\])?: (?:.*: )?"
     r"(?:cannot |can't |unable to |invalid option|unrecognized option|missing |extra operand"
     r"|Cannot open|Cannot stat|option requires)"
 )
 # git: merge conflicts and the advice that says how to go on.
-GIT = re.compile(r"^CONFLICT \(|^hint: \S|^Automatic merge failed")
+GIT = lazy(r"^CONFLICT \(|^hint: \S|^Automatic merge failed")
 # An access-log request: method, path, protocol, then the status (decided on the real digits).
-HTTP = re.compile(
+HTTP = lazy(
     r"\"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|CONNECT|TRACE) [^\"]{0,2000}"
     r" HTTP/#(?:\.#)?\" (?=###(?![#\w]))"
 )
 # A located diagnostic whose severity is a warning or note (grouped by file and code when many).
 # Convention, refactor, style and info messages count as warnings, by word or by a letter-coded
 # message id (C0305, R1705, W0611, I1101: the convention pylint and its kin print).
-LOCATED_SOFT = re.compile(
+LOCATED_SOFT = lazy(
     r"^\W{0,3}(?:warning|note|info|hint|remark|convention|refactor|style)\b|^\s+(?:warning|note)\s"
     r"|^\W{0,3}[CRWI]#{4}(?![\w#])"
 )
 # A colon counts as part of a name (Perl man pages: Net::DBus::Error.3pm.gz) unless a line number
 # follows it, which makes the line a location.
-PATH_ONLY = re.compile(r"^\.{0,2}/(?:[\w.~@/+#,=%!{}\[\]-]|:(?!\d))*$")
+PATH_ONLY = lazy(r"^\.{0,2}/(?:[\w.~@/+#,=%!{}\[\]-]|:(?!\d))*$")
 # pytest's section rules ("=== FAILURES ===", "=== PASSES ==="): they decide what a header means.
-SECTION = re.compile(r"^=+ [A-Za-z][\w ]* =+$")
-INCLUDE = re.compile(r"^\s*(?:In file included from |from \S+:#+[,:]|In function |In member function )")
+SECTION = lazy(r"^=+ [A-Za-z][\w ]* =+$")
+INCLUDE = lazy(r"^\s*(?:In file included from |from \S+:#+[,:]|In function |In member function )")
 # "7 validation errors for Settings", "3 errors occurred:": the N items that follow belong to it.
-ERROR_BLOCK = re.compile(r"(?:^|\W)(#+) (?:[\w-]+ )?errors? (?:for \S+|occurred|found)?:?\s*$")
+ERROR_BLOCK = lazy(r"(?:^|\W)(#+) (?:[\w-]+ )?errors? (?:for \S+|occurred|found)?:?\s*$")
 # One row of a listing with metadata: ls -l, find -ls, tar -tv (a permission string), du (size, tab,
 # path). The file name at its end is a name, whatever words it holds (libgpg-error0, Fail.pm).
-LISTING = re.compile(r"^\s*(?:#+\s+#+\s+)?[-dlcbpsDL?][rwxsStTl-]{9}[.+@]?\s|^#+(?:[.,]#+)?[KMGTPk]?\t\S")
+LISTING = lazy(r"^\s*(?:#+\s+#+\s+)?[-dlcbpsDL?][rwxsStTl-]{9}[.+@]?\s|^#+(?:[.,]#+)?[KMGTPk]?\t\S")

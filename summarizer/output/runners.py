@@ -18,27 +18,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
+from summarizer.core.lazyre import lazy
+from summarizer.core.records import record
 from summarizer.output.formats import failing_test_name
 
 __all__ = ["RunCounts", "failing_names", "run_counts"]
 
-_PYTEST = re.compile(r"^=*\s*((?:\d+ \w+(?:, )?)+) in [\d.]+s\b")
-_PYTEST_PART = re.compile(r"(\d+) (failed|passed|errors?|skipped|xfailed|xpassed)\b")
-_UNITTEST_RAN = re.compile(r"^Ran (\d+) tests? in ")
-_UNITTEST_VERDICT = re.compile(r"^(?:FAILED \((?P<parts>[^)]*)\)|OK(?: \((?P<ok>[^)]*)\))?)\s*$")
-_CARGO = re.compile(r"^test result: \w+\. (\d+) passed; (\d+) failed;")
-_NODE = re.compile(r"^[#ℹ] (tests|pass|fail|cancelled) (\d+)$")
-_JEST = re.compile(r"^Tests:\s+(.*\d+ total)")
-_VITEST = re.compile(r"^\s*Tests\s{2,}(.*)\(\d+\)")
-_MOCHA = re.compile(r"^\s*(\d+) (passing|failing)\b")
-_GO = re.compile(r"^--- (PASS|FAIL): ")
+_PYTEST = lazy(r"^=*\s*((?:\d+ \w+(?:, )?)+) in [\d.]+s\b")
+_PYTEST_PART = lazy(r"(\d+) (failed|passed|errors?|skipped|xfailed|xpassed)\b")
+_UNITTEST_RAN = lazy(r"^Ran (\d+) tests? in ")
+_UNITTEST_VERDICT = lazy(r"^(?:FAILED \((?P<parts>[^)]*)\)|OK(?: \((?P<ok>[^)]*)\))?)\s*$")
+_CARGO = lazy(r"^test result: \w+\. (\d+) passed; (\d+) failed;")
+_NODE = lazy(r"^[#ℹ] (tests|pass|fail|cancelled) (\d+)$")
+_JEST = lazy(r"^Tests:\s+(.*\d+ total)")
+_VITEST = lazy(r"^\s*Tests\s{2,}(.*)\(\d+\)")
+_MOCHA = lazy(r"^\s*(\d+) (passing|failing)\b")
+_GO = lazy(r"^--- (PASS|FAIL): ")
 # pytest's short summary: the id runs to " - message" (ids may hold spaces inside brackets).
-_PYTEST_SHORT = re.compile(r"^(?:FAILED|ERROR) (?P<id>\S+?::[^\s\[]+(?:\[.*?\])?)(?= - |\s*$)")
+_PYTEST_SHORT = lazy(r"^(?:FAILED|ERROR) (?P<id>\S+?::[^\s\[]+(?:\[.*?\])?)(?= - |\s*$)")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class RunCounts:
     """Failed (including errors) and passed tests, as the runner reported them."""
 
@@ -113,7 +114,7 @@ def failing_names(texts: Iterable[str]) -> list[str]:
     return [n for n in names if not any(m != n and m.endswith("::" + n) for m in names)]
 
 
-_NOT_A_TEST = re.compile(
+_NOT_A_TEST = lazy(
     r":$|^(?:failing tests|Building wheel|Running setup\.py|Getting requirements|Preparing metadata)"
     r"|\bsubprocess-exited-with-error\b",
     re.IGNORECASE,

@@ -16,11 +16,11 @@ input line: the most frequent templates are weighed by their counts, as in
 
 from __future__ import annotations
 
-import re
 from collections import Counter
-from dataclasses import dataclass
 from typing import Literal
 
+from summarizer.core.lazyre import lazy
+from summarizer.core.records import record
 from summarizer.output import coordinates as co
 from summarizer.output import rules
 from summarizer.output.patterns import normalise
@@ -32,14 +32,14 @@ ShapeName = Literal[
 ]
 
 # One row of ls -l, find -ls, tar -tv, du, or a bare path: what a listing is made of.
-LISTING_ROW = re.compile(
+LISTING_ROW = lazy(
     rules.LISTING.pattern  # ls -l, find -ls, tar -tv, du
     + r"|^\.{0,2}/(?:[^\s:]|:(?!#))*$"  # find, ls -R paths
     r"|^total #+$|^\S+:$"  # ls -l total, ls -R directory headers
 )
 # grep -rn / rg -n hits: path:line:text (a compiler's "path:line:col: error:" is one too).
-_SEARCH_ROW = re.compile(r"^[^\s:]+:#+[:-]")
-_VCS_ROW = re.compile(
+_SEARCH_ROW = lazy(r"^[^\s:]+:#+[:-]")
+_VCS_ROW = lazy(
     r"^commit [#a-f]{40}(?![\w#])|^(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):\s"
     r"|^[#a-f]{7,12} \S"  # log --oneline
     r"|^(?:On branch |Your branch |Changes (?:not staged|to be committed)|Untracked files:|nothing to commit"
@@ -49,17 +49,17 @@ _VCS_ROW = re.compile(
     r"|^ #+ files? changed"
 )
 # The rows that identify what version-control output is about: kept whole, every one.
-VCS_KEY = re.compile(
+VCS_KEY = lazy(
     r"^commit [#a-f]{40}(?![\w#])|^[#a-f]{7,12} \S"
     r"|^\t(?:modified|new file|deleted|renamed|both \w+|typechange):\s|^[ MADRCU?!]{2} \S|^CONFLICT \("
 )
 # A caret or tilde marker under a source line: a diagnostic with its snippet, never content.
-_MARKER = re.compile(r"^\s*(?:#*\s*\|\s*)?[\^~][-~^]*(?:\s|$)")
+_MARKER = lazy(r"^\s*(?:#*\s*\|\s*)?[\^~][-~^]*(?:\s|$)")
 # A shell's trace of the commands it runs (set -x).
-_TRACE_ROW = re.compile(r"^\++ \S")
-_DIFF_ROW = re.compile(r"^(?:diff --git |index [#a-f]+\.\.|--- |\+\+\+ |@@ -#+(?:,#+)? \+#+)")
+_TRACE_ROW = lazy(r"^\++ \S")
+_DIFF_ROW = lazy(r"^(?:diff --git |index [#a-f]+\.\.|--- |\+\+\+ |@@ -#+(?:,#+)? \+#+)")
 # Source text: code punctuation at the end, or a line opening with a common keyword.
-_CODE_ROW = re.compile(
+_CODE_ROW = lazy(
     r"[{};,(\[:]\s*$|^\s*[})\]]"
     r"|^\s*(?:def|class|import|from|return|if|elif|else|for|while|try|except|with|async|await|raise"
     r"|function|const|let|var|export|package|func|fn|pub|use|struct|impl|enum|type|interface"
@@ -71,7 +71,7 @@ _TOP = 3_000
 _MIN_LINES = 8
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Shape:
     """The output's shape and the shares it was decided on."""
 

@@ -8,8 +8,8 @@ plain functions of their inputs.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from summarizer.core.records import record
 from summarizer.core.scrub import LineScrubber, scrub
 from summarizer.output import coordinates as co
 from summarizer.output.engine import DIGITS, CoordEntry, Engine
@@ -33,7 +33,7 @@ class Scrubbed:
         return clean
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True)
 class Snapshot:
     """What the rendering needs, read once from the engine."""
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from summarizer.core.lazyre import lazy
 from summarizer.output.engine import Engine
 from summarizer.output.formats import failing_test_name
 from summarizer.output.frames import is_third_party
@@ -43,8 +44,8 @@ _FALLBACK_KINDS = ("location",)
 WARNING_KINDS = ("warning", "located_warning")
 # pytest's "> source" line shows where it failed and a traceback's first line only opens it: the
 # error is the E line or the exception line after them.
-_NOT_FIRST = re.compile(r">|Traceback \(most recent call last\)")
-_ERROR_START = re.compile(r"\s*(?:[\w.]*(?:Error|Exception)\b|ERROR\b|error\b|fatal\b|FATAL\b|FAIL)")
+_NOT_FIRST = lazy(r">|Traceback \(most recent call last\)")
+_ERROR_START = lazy(r"\s*(?:[\w.]*(?:Error|Exception)\b|ERROR\b|error\b|fatal\b|FATAL\b|FAIL)")
 
 
 def failing_tests(coords: list[Kept]) -> list[str]:
@@ -101,20 +102,20 @@ def _pick(found: list[Kept]) -> Kept:
 
 # A rendering of this tool fed back to it: its header's counts are tallies, not failures (its
 # "first error (line N): ..." line still names the first failure, and can stand for it).
-_OWN_HEADER = re.compile(r"(?:failing tests \(\d|warnings/notes: \d|passing tests: \d)")
+_OWN_HEADER = lazy(r"(?:failing tests \(\d|warnings/notes: \d|passing tests: \d)")
 # A verdict on the run or on a test, not the failure itself: an exit status, a closing tally
 # ("Failed 1/15 subtests", "Tests: 15 Failed: 1", "3 errors"), a progress line that only says a test
 # failed ("test_x.py::test_a[5] FAILED [ 8%]", "test_b (m.C) ... FAIL"): the failure's own lines say more.
-_EXIT_STATUS = re.compile(
+_EXIT_STATUS = lazy(
     r"^.{0,40}\b(?:exit (?:code|status)|exited with (?:code|status)|non-zero exit status)\W{0,3}\d+\W{0,3}$",
     re.IGNORECASE,
 )
-_TALLY = re.compile(
+_TALLY = lazy(
     r"\b\d+ (?:errors?|failures?|failed|problems?)\b|\bfail(?:ed|ures?)?:? +\d+(?:/\d+)?\b"
     r"|\bfailed tests?: +[\d, -]+$",
     re.IGNORECASE,
 )
-_PROGRESS = re.compile(
+_PROGRESS = lazy(
     r"^(?:\[gw\d+\] )?(?:\[ *\d+%\] )?(?:test )?\S+(?: \([\w.]+\))?(?: \.\.\.)? "
     r"(?:FAILED|FAIL|ERROR)(?: +\[ *\d+%\]| +\(\d+(?:\.\d+)? ?m?s\))? *$"
     r"|^(?:\[gw\d+\] )?\[ *\d+%\] (?:FAILED|ERROR) \S+ *$"
@@ -128,8 +129,8 @@ def _verdict_line(coord: Kept) -> bool:
 
 # Search hits ("path:line:text") and commit lines are what the command was asked to show: an error
 # word in them is data. The tool's own diagnostics ("grep: x: Permission denied", "fatal: ...") are not.
-_HIT = re.compile(r"^[^\s:]+:\d+[:-]")
-_COMMIT = re.compile(r"^(?:commit [0-9a-f]{7,40}\b| {4}\S|[0-9a-f]{7,40} \S)")
+_HIT = lazy(r"^[^\s:]+:\d+[:-]")
+_COMMIT = lazy(r"^(?:commit [0-9a-f]{7,40}\b| {4}\S|[0-9a-f]{7,40} \S)")
 
 
 def _data_row(coord: Kept, shape: str | None) -> bool:
@@ -142,7 +143,7 @@ def _data_row(coord: Kept, shape: str | None) -> bool:
 
 # Where a tool prints no severity (ruff, flake8, golint), a message that names a defect outranks a
 # style message: an undefined name breaks the program, "multiple imports on one line" does not.
-_DEFECT = re.compile(
+_DEFECT = lazy(
     r"\b(?:undefined|not defined|undeclared|unresolved|does not exist|doesn't exist|cannot find"
     r"|can't find|could not find|not found|no such|syntax ?error|invalid syntax|unexpected (?:token|EOF|end)"
     r"|unterminated|not callable|has no (?:attribute|member|field)|incompatible|type ?error"

@@ -19,6 +19,8 @@ HEAVY = (
     "tiktoken",
     "summarizer.core.settings",
     "summarizer.output.models",
+    "dataclasses",  # imports inspect: summarizer.core.records stands in (docs/cold-path.md)
+    "inspect",
 )
 PROBE = (
     "import atexit, sys\n"

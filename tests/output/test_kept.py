@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import MISSING, fields
-
 import pytest
 from pydantic import BaseModel
 
+from summarizer.core.records import MISSING, fields
 from summarizer.output.kept import Kept, KeptPattern, KeptSample, Rendering
 from summarizer.output.models import Coordinate, OutputResult, PatternSummary, Sample
 
