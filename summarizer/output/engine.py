@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-
-from summarizer.core.lazyre import lazy
 from collections import Counter
-from summarizer.core.records import field, record
 from itertools import accumulate
 
+from summarizer.core.lazyre import lazy
+from summarizer.core.records import field, record
 from summarizer.output import coordinates as co
 from summarizer.output import formats, rules
 from summarizer.output.classify import FamilyCounts

@@ -14,12 +14,10 @@
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable, Sequence
 
 from summarizer.core.lazyre import lazy
-from collections.abc import Callable, Sequence
 from summarizer.core.records import field, record
-
 from summarizer.output.kept import Kept
 
 __all__ = [

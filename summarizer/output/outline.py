@@ -20,7 +20,7 @@ and a file under the threshold are never outlined: the agent asked for exactly t
 
 from __future__ import annotations
 
-import re
+from summarizer.core.lazyre import lazy
 
 __all__ = ["OUTLINE_TOKENS", "outline"]
 
@@ -31,7 +31,7 @@ _MIN_SAVING = 0.4
 _ROW_CHARS = 160
 _SIGNATURE_LINES = 8
 
-_DEFINITION = re.compile(
+_DEFINITION = lazy(
     r"^\s*(?:@[\w.]+|#\[|"  # decorators, Rust attributes
     r"(?:(?:export|default|declare|pub(?:\([\w:]+\))?|public|private|protected|internal|static|final"
     r"|abstract|override|virtual|async|unsafe|extern|inline|partial|sealed|open|data|suspend|const)\s+)*"
@@ -40,19 +40,19 @@ _DEFINITION = re.compile(
     r"|(?:describe|it|test|suite|context)(?:\.\w+)?\s*\()"
 )
 # A method in a brace language: modifiers, a name, parameters, an opening brace.
-_METHOD = re.compile(
+_METHOD = lazy(
     r"^\s+(?:(?:public|private|protected|internal|static|final|abstract|override|virtual|async|readonly"
     r"|get|set|synchronized|native)\s+)*[\w$<>\[\],.? ]*?[A-Za-z_$][\w$]*\s*(?:<[^>()]*>)?\([^;]*\)"
     r"[^;=]*\{\s*$"
 )
-_CONTROL = re.compile(r"^\s*(?:if|else|for|while|switch|catch|try|do|return|with|match)\b")
-_IMPORT = re.compile(
+_CONTROL = lazy(r"^\s*(?:if|else|for|while|switch|catch|try|do|return|with|match)\b")
+_IMPORT = lazy(
     r"^(?:import\b|from\s+\S+\s+import\b|#include\b|#import\b|use\s+[\w:{]|using\s+[\w.]+;|require\b"
     r"|(?:const|let|var)\s+[\w{},\s]+=\s*require\(|extern\s+crate\b|package\s+[\w.]+;?$)"
 )
-_COMMENT = re.compile(r"^\s*(?:#(?![\[!]|include|import|define|if|endif|else)|//|/\*|\*|--\s|;)")
-_CLOSING = re.compile(r"^\s*[\]\)}>][\s\]\)}>;,]*$")
-_TRIPLE = re.compile(r'"""|\'\'\'')
+_COMMENT = lazy(r"^\s*(?:#(?![\[!]|include|import|define|if|endif|else)|//|/\*|\*|--\s|;)")
+_CLOSING = lazy(r"^\s*[\]\)}>][\s\]\)}>;,]*$")
+_TRIPLE = lazy(r'"""|\'\'\'')
 
 
 def _indent(line: str) -> int:
