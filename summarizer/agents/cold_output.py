@@ -137,8 +137,9 @@ def try_cold_output(args: list[str]) -> bool:
     except UnicodeDecodeError:
         text = None
     from summarizer.core.scrub import scrub
+    from summarizer.output.forms_sniff import may_have_form
 
-    if len(data) > bound or text is None or scrub(text)[1]:
+    if len(data) > bound or text is None or scrub(text)[1] or may_have_form(data):
         return _compress(call, data)
     restore_id = _store(data)
     if restore_id is None:

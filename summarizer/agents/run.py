@@ -82,7 +82,8 @@ Options:
   --target N   Token budget; outputs of at most N tokens pass through (default: a test run,
                report, listing or one-shape log above the floor is compressed; other
                output above 10,000 tokens gets 3,000).
-  --floor N    Outputs with at most N tokens always pass through (default: 500).
+  --floor N    Outputs with at most N tokens pass through (default: 500), but for the
+               compact forms of git, listing and search output that save a fifth.
   --raw        Pass the output through untouched: no compression, no rules, nothing stored
                (SUMMARIZER_RAW=1 in the environment does the same for a whole session).
   --content    The output is content to read (a file the agent opened): never compressed as a
@@ -285,7 +286,7 @@ def _relay(call: RunCall, child: ChildOutput) -> int:
         if deadline is None:
             streamed, stdout_open = _stream_head(held, streamed, stdout_open)
     head = b"".join(held)
-    if size <= bound and _is_utf8(head):
+    if size <= bound and _is_utf8(head) and not _may_have_form(head):
         if stdout_open and size > streamed:
             write_all(1, memoryview(head)[streamed:])
         status = child.wait()
@@ -303,6 +304,13 @@ def _relay(call: RunCall, child: ChildOutput) -> int:
         call.piped,
         content=call.content,
     )
+
+
+def _may_have_form(head: bytes) -> bool:
+    """A small listing, git or search output goes to the compressor for its compact form."""
+    from summarizer.output.forms_sniff import may_have_form
+
+    return may_have_form(head)
 
 
 def _stream_head(held: list[bytes], streamed: int, stdout_open: bool) -> tuple[int, bool]:

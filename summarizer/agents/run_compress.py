@@ -86,6 +86,12 @@ def plan_for(
 def with_exit_code(text: str, status: int) -> str:
     """The rendering with ``exit code: N`` as its second header line."""
     first, newline, rest = text.partition("\n")
+    if first.startswith("[summarizer · ") and " · restore " in first:
+        # A compact form's one-line header: a failing status joins it; 0 goes without saying.
+        if status == 0:
+            return text
+        head, _, tail = first.rpartition(" · restore ")
+        return f"{head} · exit code {status} · restore {tail}{newline}{rest}"
     if first.startswith("[summarizer output"):
         return (
             f"{first}\nexit code: {status}{newline}{rest}" if newline else f"{first}\nexit code: {status}\n"

@@ -13,10 +13,12 @@ file still gets the full output). A pipe that computes from the output (``grep -
 ``jq``, ``sort | uniq -c``) is left alone: compressing before it would change its answer.
 
 Never wrapped: content to read verbatim (``cat``, ``head``, ``git diff``, ``jq``: compressing a
-file the agent reads would corrupt its view), commands already wrapped, interactive programs,
-commands that change the shell's state or run a string as a command (``export``, ``eval``,
-``sh -c``, ``sudo``, ``xargs``), words that are no program on ``PATH`` (aliases, functions), and
-the user's never-wrap prefixes. Background jobs leave the whole line alone.
+file the agent reads would corrupt its view; the listings and searches among them are wrapped:
+``ls``, ``find`` without ``-exec``, ``grep -rn``, ``git diff --stat``, see :func:`lists`),
+commands already wrapped, interactive programs, commands that change the shell's state or run a
+string as a command (``export``, ``eval``, ``sh -c``, ``sudo``, ``xargs``), words that are no
+program on ``PATH`` (aliases, functions), and the user's never-wrap prefixes. Background jobs
+leave the whole line alone.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ __all__ = [
     "VERBATIM",
     "exclude_prefixes",
     "executable",
+    "lists",
     "plan",
     "prepare",
     "quote",
@@ -119,6 +122,9 @@ SOURCE_SUFFIXES = frozenset(
 _PLAIN_WRAPPERS = frozenset({"timeout", "nice", "nohup", "stdbuf", "env"})
 _NO_EDITOR = ("-m", "-F", "--message", "--file", "--no-edit", "-C", "--fixup", "--amend")
 _TRIMMERS = frozenset({"head", "tail"})
+_FIND_RUNS = frozenset({"-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls"})
+_SEARCHERS = frozenset({"grep", "egrep", "fgrep", "rg", "ag", "ack"})
+_GIT_STATS = frozenset({"--stat", "--shortstat", "--numstat", "--name-only", "--name-status"})
 
 
 def quote(text: str) -> str:
@@ -182,6 +188,26 @@ def source_cat(cmd: Simple) -> bool:
     return plain and path.rpartition(".")[2].lower() in SOURCE_SUFFIXES and "/" not in path.rpartition(".")[2]
 
 
+def lists(argv: list[str]) -> bool:
+    """True for a command that prints a listing or search hits, not content: ``ls``, ``du``,
+    ``find`` without ``-exec``, ``git ls-files``, ``grep``/``rg`` with line numbers, ``git show`` or
+    ``git diff`` with ``--stat``. Their compact forms keep every name, path and line number
+    (docs/tool-output.md)."""
+    program = os.path.basename(argv[0])
+    args = argv[1:]
+    if program in ("ls", "du"):
+        return True
+    if program == "find":
+        return not any(a in _FIND_RUNS for a in args)
+    if program in _SEARCHERS:
+        return any(a == "--line-number" or (a[:1] == "-" and a[1:2] != "-" and "n" in a[1:]) for a in args)
+    if program == "git" and args:
+        if args[0] == "ls-files":
+            return True
+        return args[0] in ("show", "diff") and any(a in _GIT_STATS for a in args[1:])
+    return False
+
+
 def skip_reason(cmd: Simple, excludes: list[str], search_path: str | None) -> str | None:
     """Why ``cmd`` (one simple command) is not wrapped, or ``None`` when it may be."""
     argv = cmd.argv
@@ -199,11 +225,15 @@ def skip_reason(cmd: Simple, excludes: list[str], search_path: str | None) -> st
     first_two = " ".join([program, *inner[1:2]])
     if program in ("summarizer", "rtk"):
         return "already wrapped"
-    if (program in VERBATIM or first_two in VERBATIM) and not source_cat(cmd):
+    if (program in VERBATIM or first_two in VERBATIM) and not source_cat(cmd) and not lists(inner):
         return f"verbatim content ({first_two if first_two in VERBATIM else program})"
     if program in STATEFUL:
         return f"changes the shell's state ({program})"
-    if program in RUNS_ANOTHER or (program in SHELLS and len(inner) > 1) or program in _PLAIN_WRAPPERS:
+    if (
+        (program in RUNS_ANOTHER and not lists(inner))
+        or (program in SHELLS and len(inner) > 1)
+        or program in _PLAIN_WRAPPERS
+    ):
         return f"runs another command ({program})"
     if _interactive(inner):
         return f"interactive ({program})"

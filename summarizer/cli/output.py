@@ -62,7 +62,8 @@ def _raw(stream: BinaryIO, ledger: str, command: str | None) -> bool:
     type=click.IntRange(min=0),
     default=500,
     show_default=True,
-    help="Inputs with at most this many tokens pass through unchanged.",
+    help="Inputs with at most this many tokens pass through unchanged (but for the compact forms"
+    " of git, listing and search output that save a fifth).",
 )
 @click.option(
     "--content",

@@ -26,6 +26,7 @@ from summarizer.core.records import record, replace
 from summarizer.core.scrub import KeyBlocks
 from summarizer.output.classify import decide
 from summarizer.output.engine import Engine, ExtraRules
+from summarizer.output.forms_apply import form_rendering, without_row_errors
 from summarizer.output.header import Verdict
 from summarizer.output.kept import (
     DEFAULT_BUDGET,
@@ -252,6 +253,21 @@ def compress_plain(
         outlined = _outlined(store, snap, verdict, plan.exact_tokens)
         if outlined is not None:
             return outlined
+    # Listings, version control and search hits: a compact form at any size (docs/tool-output.md).
+    verdict = without_row_errors(verdict, snap, shape.name)
+    if not writer.dropped and not plan.content:
+        form = form_rendering(
+            store,
+            snap,
+            verdict,
+            shape=shape.name,
+            floor_tokens=plan.floor_tokens,
+            target_tokens=plan.target_tokens,
+            engine_target=target,
+            count=count_exact if plan.exact_tokens else estimate_tokens,
+        )
+        if form is not None:
+            return form
     if target is None or (plan.content and not writer.dropped):
         return _passthrough(store, snap, verdict)
     result = render(snap, clean, verdict, target=target, exact=count_exact if plan.exact_tokens else None)

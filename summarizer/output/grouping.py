@@ -49,6 +49,8 @@ _ROW = lazy(r"^(?:(?P<n>\d+): )?" + FACTOR_MARK + "(?P<rest>.*)$")
 _LOC = r"(?:\(\d+,\d+\)|:\d+(?::\d+)?)"
 _LOCATED = lazy(rf"^(?P<loc>{_LOC})(?P<msg>: .+)$")
 _SHARED = lazy(rf"^(?P<locs>{_LOC}(?: {_LOC})+)(?P<msg>: .+)$")
+# A search form's row under its "@ file": "N: text" (a hit) or "N- text" (grep -C context).
+_SEARCH_ROW = lazy(r"^(?P<n>\d+)(?P<sep>[:-]) (?P<text>(?!" + FACTOR_MARK + ").*)$")
 
 
 def source_file(location: str | None) -> str | None:
@@ -229,17 +231,23 @@ def _factored(texts: list[str], file: str) -> list[str]:
 
 def expand(text: str) -> str:
     """Undo :func:`factor`: every ``[N: ]…rest`` row under ``@ file`` becomes ``N: <file>rest``, and a
-    row of several locations becomes one row per location (on consecutive lines)."""
+    row of several locations becomes one row per location (on consecutive lines).
+
+    A search form's group (:mod:`summarizer.output.forms_search`: ``@ file`` then ``N: text`` hits
+    and ``N- text`` context rows, told apart by its first row) becomes grep's ``file:N:text``."""
     out: list[str] = []
     current: str | None = None
+    search = False
     number = 0
-    for line in text.split("\n"):
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
         heading = _HEADING.match(line)
         if heading is not None:
             current = heading.group("file")
+            search = index + 1 < len(lines) and bool(_SEARCH_ROW.match(lines[index + 1]))
             continue
         row = _ROW.match(line)
-        if row is not None and current is not None:
+        if row is not None and current is not None and not search:
             number = int(row.group("n")) if row.group("n") else number + 1
             shared = _SHARED.match(row.group("rest"))
             if shared is None:
@@ -248,6 +256,11 @@ def expand(text: str) -> str:
             locations, message = shared.group("locs").split(" "), shared.group("msg")
             out.extend(f"{number + k}: {current}{loc}{message}" for k, loc in enumerate(locations))
             number += len(locations) - 1
+            continue
+        hit = _SEARCH_ROW.match(line) if search and current is not None else None
+        if hit is not None:
+            sep = hit.group("sep")
+            out.append(f"{current}{sep}{hit.group('n')}{sep}{hit.group('text')}")
             continue
         if not line[:1].isdigit():
             current = None if not line.startswith("@") else current

@@ -39,6 +39,8 @@ LISTING_ROW = lazy(
 )
 # grep -rn / rg -n hits: path:line:text (a compiler's "path:line:col: error:" is one too).
 _SEARCH_ROW = lazy(r"^[^\s:]+:#+[:-]")
+# grep -n of one file (and cat -n): numbered lines of a file are content, not a log (a time is not one).
+_NUMBERED_ROW = lazy(r"^\s*#+(?::(?![#\s])|-(?!#)|\t)")
 _VCS_ROW = lazy(
     r"^commit [#a-f]{40}(?![\w#])|^(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):\s"
     r"|^[#a-f]{7,12} \S"  # log --oneline
@@ -109,6 +111,8 @@ def _shares(
             rows["listing"] += count
         if _SEARCH_ROW.match(text):
             rows["search"] += count
+        elif _NUMBERED_ROW.match(text):
+            rows["numbered"] += count
         if _VCS_ROW.match(text) or (text.startswith("    ") and "vcs" in rows):
             rows["vcs"] += count
         if _CODE_ROW.search(text):
@@ -137,6 +141,8 @@ def decide_shape(
     share = {name: rows[name] / total for name in rows}
     if "failing_test" in kinds or share.get("pass", 0) >= 0.05:
         return Shape("test", True, False)
+    if share.get("numbered", 0) >= 0.6 and share.get("coord", 0) < 0.1:
+        return Shape("content", False, True)
     if records / max(lines, 1) < 0.3:
         if share.get("diff", 0) >= 0.3:
             return Shape("content", False, True)

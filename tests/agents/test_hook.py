@@ -33,6 +33,10 @@ PROGRAMS = (
     "tee",
     "curl",
     "sh",
+    "ls",
+    "find",
+    "rg",
+    "du",
 )
 
 
@@ -192,7 +196,9 @@ def test_project_and_local_settings_count_and_a_broken_file_means_ask(tmp_path: 
         "git diff HEAD~1",
         "git show abc123",
         "jq . data.json",
-        "grep -rn foo src",
+        "grep -r foo src",
+        "find . -name '*.pyc' -exec rm {} +",
+        "git show --stat --format=%B HEAD | head -c 10 | wc -c",
         "summarizer run -- pytest",
         "/usr/local/bin/summarizer output x",
         "cat <<EOF > x\nhi\nEOF",
@@ -240,6 +246,28 @@ def test_cat_of_one_source_file_is_read_as_content(tmp_path: Path, command: str,
     reply = answer(_event(command), env)
     assert reply is not None
     assert reply["hookSpecificOutput"]["updatedInput"]["command"] == rewritten  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "ls -la",
+        "ls src",
+        "find src -name '*.py'",
+        "grep -rn foo src",
+        "rg -n foo",
+        "git show --stat HEAD",
+        "git diff --stat",
+        "git ls-files",
+        "du -sh *",
+    ],
+)
+def test_listings_and_searches_are_wrapped(tmp_path: Path, command: str) -> None:
+    """They print names, paths and hits, not content to read: their compact forms keep every one."""
+    env = _env(tmp_path / "home", {"allow": ["Bash"]})
+    reply = answer(_event(command), env)
+    assert reply is not None
+    assert reply["hookSpecificOutput"]["updatedInput"]["command"] == f"summarizer run -- {command}"  # type: ignore[index]
 
 
 def test_the_user_exclude_list_is_honoured(tmp_path: Path) -> None:

@@ -1,0 +1,131 @@
+"""Where a compact form replaces the engine's rendering (or the original passing through).
+
+Called once by :func:`summarizer.output.compressor.compress_plain` after the shape is known:
+
+* a listing, version-control output or search hits, or any output under the floor, whose whole
+  text has a compact form (:func:`summarizer.output.forms.compact_form`) gets that form when it
+  saves at least :data:`MIN_SAVING` (under the pass-through size), fits ``--target`` when one is
+  given, or fits the default budget above the pass-through size;
+* a listing too big for its compact form is summarised as a listing
+  (:func:`summarizer.output.forms.listing_summary`, a second pass over the stored original);
+* in these shapes a row (a listed name, a commit message, a search hit) is never the first error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
+
+from summarizer.core.records import replace
+from summarizer.output import verdicts
+from summarizer.output.forms import FORM_MAX_BYTES, compact_form, is_form_row, listing_summary, render_form
+from summarizer.output.header import header_lines, restore_hint
+from summarizer.output.kept import BYTES_PER_TOKEN, DEFAULT_BUDGET, DEFAULT_THRESHOLD, Rendering
+from summarizer.output.lines import strip_ansi
+
+if TYPE_CHECKING:
+    from summarizer.output.header import Verdict
+    from summarizer.output.originals import OriginalStore
+    from summarizer.output.snapshot import Snapshot
+
+__all__ = ["FORM_SHAPES", "MIN_SAVING", "form_rendering", "without_row_errors"]
+
+FORM_SHAPES = frozenset({"listing", "vcs", "search"})
+# Under the pass-through size a form must save this share of the estimated tokens (bytes), header
+# included, or the original passes through. A fifth of the bytes is about a quarter of the tokens
+# or more: what a form drops (repeated paths, columns of digits) costs more tokens per byte than
+# what it keeps.
+MIN_SAVING = 0.2
+_READ = 1 << 20
+
+
+def without_row_errors(verdict: Verdict, snap: Snapshot, shape: str) -> Verdict:
+    """``verdict`` whose first error is not a row of a listing, a search hit or a commit message."""
+    first = verdict.first_error
+    if shape not in FORM_SHAPES or first is None or not is_form_row(shape, first.text):
+        return verdict
+    coords = [c for c in snap.coords if not is_form_row(shape, c.text)]
+    return replace(verdict, first_error=verdicts.first_error(coords))
+
+
+def _first_in(verdict: Verdict, body: tuple[str, ...]) -> Verdict:
+    """A form's rows are never errors: the first error stands only when the form shows it as a
+    line of its own (a listing's ``N: find: '/x': Permission denied``)."""
+    first = verdict.first_error
+    if first is None or f"{first.line}: {first.text}" in body:
+        return verdict
+    return replace(verdict, first_error=None)
+
+
+def _limit(tokens: int, target_tokens: int | None, shape: str) -> int | None:
+    """The most a form may cost, or None when the original should be left as it is.
+
+    Above the pass-through size a git log or a search keeps every hash or hit up to a third of
+    the input (the engine's own rendering of them keeps every commit line too); a listing past
+    the budget is summarised instead."""
+    if target_tokens is not None:
+        return target_tokens if tokens > target_tokens else None
+    if tokens <= DEFAULT_THRESHOLD:
+        return int(tokens * (1 - MIN_SAVING))
+    return DEFAULT_BUDGET if shape == "listing" else max(DEFAULT_BUDGET, tokens // 3)
+
+
+def _lines(store: OriginalStore, restore_id: str) -> Iterator[str]:
+    """The stored original's lines, decoded, in bounded memory (our own fresh file: no hash check)."""
+    rest = b""
+    with store.path(restore_id).open("rb") as handle:
+        while block := handle.read(_READ):
+            block = rest + block
+            cut = block.rfind(b"\n")
+            if cut < 0:
+                rest = block
+                continue
+            rest = block[cut + 1 :]
+            yield from strip_ansi(block[:cut].decode("utf-8", "replace")).split("\n")
+    if rest:
+        yield strip_ansi(rest.decode("utf-8", "replace"))
+
+
+def form_rendering(
+    store: OriginalStore,
+    snap: Snapshot,
+    verdict: Verdict,
+    *,
+    shape: str,
+    floor_tokens: int,
+    target_tokens: int | None,
+    engine_target: int | None,
+    count: Callable[[str], int],
+) -> Rendering | None:
+    """The compact form's (or the listing summary's) rendering, or None to go on as before."""
+    tokens = verdict.original_tokens
+    if shape not in FORM_SHAPES and tokens > floor_tokens:
+        return None
+    limit = _limit(tokens, target_tokens, shape)
+    if limit is None:
+        return None
+    from summarizer.core.scrub import scrub
+
+    if verdict.total_bytes <= FORM_MAX_BYTES:
+        form = compact_form("\n".join(_lines(store, verdict.restore_id)))
+        while form is not None:
+            text, found = scrub(render_form(form, verdict.restore_id))
+            cost = count(text)
+            if cost <= limit:
+                verdict = _first_in(verdict, form.body)
+                return verdict.rendering(
+                    snap, text=text, compressed=cost, target=limit, redactions=len(found)
+                )
+            form = form.shorter
+    if shape != "listing" or tokens <= floor_tokens:
+        return None
+    budget = engine_target if engine_target is not None else min(limit, DEFAULT_BUDGET)
+    header = header_lines(snap, verdict, [])
+    hint = restore_hint(verdict.restore_id, snap.lines)
+    room = budget - count("\n".join([*header, hint])) - 4
+    keep = frozenset(c.line for c in snap.coords)
+    body = listing_summary(_lines(store, verdict.restore_id), int(max(room, 50) * BYTES_PER_TOKEN), keep)
+    if body is None:
+        return None
+    text, found = scrub("\n".join([*header, *body, hint]) + "\n")
+    return verdict.rendering(snap, text=text, compressed=count(text), target=budget, redactions=len(found))

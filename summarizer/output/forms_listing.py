@@ -1,0 +1,280 @@
+"""Listings read as listings: ``ls -l``/``-la``/``-R``, ``find -ls``, ``tar -tv``, ``du`` and bare paths.
+
+A listing row is parsed into its name and the few facts worth keeping (kind, size, an unusual mode,
+an unusual owner, a link's target); the date, inode, block and link-count columns are dropped. Two
+forms come out of it (docs/tool-output.md, "Listings, version control and search"):
+
+* :func:`compact_listing`: every name, grouped by directory, one row per entry (``name 4.1K``,
+  ``dir/``, ``link -> target``), the owner shared by most rows said once;
+* :class:`ListingTally`: a big listing summarised as a listing, in bounded memory: rows per kind,
+  per directory and per extension, the first and the last rows, and every line that is not a row
+  (``find: '/root': Permission denied``), which is where a listing's failures are.
+
+A file name is a name whatever words it holds (``libgpg-error0``, ``Fail.pm``): nothing here ever
+calls a row an error.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+
+from summarizer.core.lazyre import lazy
+from summarizer.core.records import record
+
+__all__ = ["ListingTally", "Row", "compact_listing", "parse_row"]
+
+_DATE = (
+    r"(?:[A-Z][a-z]{2}\s+\d{1,2}\s+(?:\d{1,2}:\d{2}|\d{4})"  # ls, find -ls: "Dec  2 01:10", "Jun 24  2025"
+    r"|\d{4}-\d\d-\d\d(?:\s+\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:\s+[+-]\d{4})?)?)"  # tar, ls --full-time
+)
+# ls -l and find -ls (inode and blocks first): mode, links, owner, group, size, date, name.
+_LONG = lazy(
+    r"^\s*(?:\d+\s+\d+\s+)?(?P<kind>[-dlcbpsDL?])(?P<perm>[rwxsStTl-]{9})[.+@]?\s+\d+\s+"
+    r"(?P<owner>\S+)\s+(?:(?P<group>\S+)\s+)?(?P<size>\d+(?:,\s*\d+)?|[\d.,]+[KMGTPk]?)\s+"
+    + _DATE
+    + r"\s(?P<name>.+)$"
+)
+# tar -tv: mode, owner/group, size, date, name.
+_TAR = lazy(
+    r"^(?P<kind>[-dlhcbp])(?P<perm>[rwxsStT-]{9})\s+(?P<owner>\S+/\S+)\s+(?P<size>\d+(?:,\d+)?)\s+"
+    + _DATE
+    + r"\s(?P<name>.+)$"
+)
+# du: size, a tab, the path.
+_DU = lazy(r"^(?P<size>\d+(?:[.,]\d+)?[KMGTPk]?)\t(?P<name>.+)$")
+# A bare path or name (find, ls -1, git ls-files, grep -l): no tab, no colon (a message, a hit).
+_BARE = lazy(r"^(?!\s)(?P<name>[^\s:\t][^:\t]{0,4095})$")
+# ls -R: "dir:" above the entries of dir; "total N" above the rows of ls -l.
+_SECTION = lazy(r"^(?P<dir>\S(?:.*\S)?):$")
+_TOTAL = lazy(r"^total \d+(?:[.,]\d+)?[KMGTPk]?$")
+# The extension, past a version tail: libz.so.1.2.13 is a .so, app.log.1 a .log.
+_EXT = lazy(r"(\.[A-Za-z][A-Za-z0-9_+-]{0,9})(?:\.\d[\w.-]*)?$")
+_KIND_WORD = {"-": "files", "d": "dirs", "l": "links"}
+
+
+@record(frozen=True)
+class Row:
+    """One listing row: what is kept of it."""
+
+    name: str
+    kind: str = "?"
+    size: str | None = None
+    mode: str | None = None
+    owner: str | None = None
+    target: str | None = None
+
+    @property
+    def directory(self) -> str:
+        """The directory part of the name, with its slash ("" for a bare name)."""
+        cut = self.name.rstrip("/").rfind("/")
+        return self.name[: cut + 1] if cut >= 0 else ""
+
+    @property
+    def base(self) -> str:
+        """The name without its directory."""
+        return self.name[len(self.directory) :]
+
+    @property
+    def extension(self) -> str:
+        """The extension (``.py``), ``/`` for a directory, ``""`` for none."""
+        if self.kind == "d":
+            return "/"
+        found = _EXT.search(self.base)
+        return found.group(1) if found and found.start() > 0 else ""
+
+
+def _split_link(name: str, kind: str) -> tuple[str, str | None]:
+    if kind in ("l", "h"):
+        for arrow in (" -> ", " link to "):
+            if arrow in name:
+                left, right = name.split(arrow, 1)
+                return left, right
+    return name, None
+
+
+def parse_row(line: str) -> Row | None:
+    """The listing row ``line`` is, or None (a bare name is tried last: see :func:`parse_bare`)."""
+    found = _LONG.match(line) or _TAR.match(line)
+    if found is not None:
+        kind = found.group("kind")
+        name, target = _split_link(found.group("name"), kind)
+        groups = found.groupdict()
+        owner = groups["owner"] if not groups.get("group") else f"{groups['owner']}:{groups['group']}"
+        return Row(name, kind, found.group("size"), found.group("perm"), owner.replace("/", ":"), target)
+    du = _DU.match(line)
+    if du is not None:
+        return Row(du.group("name"), "?", du.group("size"))
+    return None
+
+
+def parse_bare(line: str) -> Row | None:
+    """A bare path or name (``find``, ``ls``); directories are known only by a trailing slash."""
+    found = _BARE.match(line)
+    if found is None:
+        return None
+    name = found.group("name")
+    return Row(name, "d" if name.endswith("/") and len(name) > 1 else "?")
+
+
+def human(size: str | None) -> str:
+    """A byte count as ls -h would print it (``47.1K``); other sizes unchanged."""
+    if size is None or not size.isdigit():
+        return size or ""
+    value = float(size)
+    for unit in ("B", "K", "M", "G", "T"):
+        if value < 1024 or unit == "T":
+            return f"{int(value)}B" if unit == "B" else f"{value:.1f}{unit}"
+        value /= 1024
+    return size  # pragma: no cover - the loop always returns
+
+
+def _quoted(name: str) -> str:
+    return f"'{name}'" if " " in name or not name else name
+
+
+def _entry(row: Row, owner: str | None, modes: dict[str, str], *, show_size: bool) -> str:
+    name = _quoted(row.base if row.base else row.name)
+    if row.kind == "d" and not name.endswith("/"):
+        name += "/"
+    parts = [name]
+    if row.target is not None:
+        parts.append(f"-> {row.target}")
+    elif show_size and row.kind != "d" and row.size is not None:
+        # Bytes (ls, find -ls, tar) read better as ls -h does; du counts blocks: as printed.
+        parts.append(human(row.size) if row.mode is not None else row.size)
+    if row.mode is not None and row.mode != modes.get(row.kind, row.mode):
+        parts.append(row.kind + row.mode)
+    if row.owner is not None and row.owner != owner:
+        parts.append(row.owner)
+    return " ".join(parts)
+
+
+def compact_listing(rows: list[Row], sections: dict[int, str]) -> tuple[str, list[str]]:
+    """(summary, body lines): every entry, grouped by directory, the usual owner said once.
+
+    ``sections`` maps a row's index to the ``ls -R`` directory it is listed under."""
+    # "." and ".." are not entries of the directory (os.listdir leaves them out too).
+    rows = [r for r in rows if r.name not in (".", "..")]
+    owners = Counter(r.owner for r in rows if r.owner is not None)
+    # A mode is shown where it differs from the most common one of its kind (an executable).
+    modes = {
+        kind: Counter(r.mode for r in rows if r.kind == kind and r.mode is not None).most_common(1)[0][0]
+        for kind in {r.kind for r in rows if r.mode is not None}
+    }
+    owner = owners.most_common(1)[0][0] if owners else None
+    kinds = Counter(r.kind for r in rows)
+    with_meta = any(r.size is not None for r in rows)
+    groups: dict[str, list[Row]] = {}
+    current = ""
+    for index, row in enumerate(rows):
+        current = sections.get(index, current)
+        groups.setdefault(current + row.directory if current else row.directory, []).append(row)
+    body: list[str] = []
+    for directory, members in groups.items():
+        if with_meta:
+            if directory:
+                body.append(f"@ {directory}")
+            body.extend(_entry(r, owner, modes, show_size=True) for r in members)
+        else:
+            # Bare names: a directory's entries on one line, as `ls` shows them.
+            names = " ".join(_entry(r, None, modes, show_size=False) for r in members)
+            body.append(f"{directory} {names}" if directory else names)
+    counted = [f"{kinds[k]} {_KIND_WORD[k]}" for k in ("d", "-", "l") if kinds[k]]
+    summary = f"{len(rows)} entries" + (f" ({', '.join(counted)})" if counted and with_meta else "")
+    if len(groups) > 1:
+        summary += f" in {len(groups)} directories"
+    if owner is not None:
+        summary += f" · owner {owner}"
+    return summary, body
+
+
+class ListingTally:
+    """A listing summarised in bounded memory: kinds, directories, extensions, first and last rows."""
+
+    def __init__(self, keep_rows: int = 5, max_dirs: int = 20_000, max_other: int = 400) -> None:
+        self.keep_rows, self.max_dirs, self.max_other = keep_rows, max_dirs, max_other
+        self.rows = 0
+        self.lines = 0
+        self.kinds: Counter[str] = Counter()
+        self.dirs: Counter[str] = Counter()
+        self.exts: Counter[str] = Counter()
+        self.first: list[tuple[int, str]] = []
+        self.last: deque[tuple[int, str]] = deque(maxlen=keep_rows)
+        self.other: list[tuple[int, str]] = []
+        self.other_more = 0
+        self.dirs_more = 0
+        self._section = ""
+
+    def add(self, n: int, line: str, *, kept: bool = False) -> None:
+        """Count line ``n`` (1-based) of the listing; a ``kept`` line (one the engine kept as a
+        coordinate, such as an eslint file heading above its errors) is shown whatever it is."""
+        self.lines = n
+        if not line.strip() or _TOTAL.match(line):
+            return
+        row = None if kept else parse_row(line)
+        if row is None and not kept:
+            section = _SECTION.match(line)
+            if section is not None:
+                self._section = section.group("dir").rstrip("/") + "/"
+                return
+            row = parse_bare(line)
+        if kept or row is None:
+            if len(self.other) < self.max_other:
+                self.other.append((n, line))
+            else:
+                self.other_more += 1
+            return
+        self.rows += 1
+        self.kinds[row.kind] += 1
+        directory = self._section + row.directory if self._section else row.directory
+        if directory in self.dirs or len(self.dirs) < self.max_dirs:
+            self.dirs[directory] += 1
+        else:
+            self.dirs_more += 1
+        self.exts[row.extension] += 1
+        if len(self.first) < self.keep_rows:
+            self.first.append((n, line))
+        else:
+            self.last.append((n, line))
+
+    def summary(self, budget_chars: int) -> list[str] | None:
+        """The summary's lines within about ``budget_chars``: every line that is not a row (where a
+        listing's failures are), the first and last rows, then the directory and extension counts
+        in what is left. None when the lines that are not rows alone do not fit (or past the cap)."""
+        other = [f"{n}: {line}" for n, line in self.other]
+        left = budget_chars - sum(len(o) + 1 for o in other)
+        if self.other_more or left < budget_chars // 4:
+            return None
+        kinds = ", ".join(f"{count:,} {_KIND_WORD.get(k, 'other')}" for k, count in self.kinds.most_common())
+        dirs = len(self.dirs) + (self.dirs_more > 0)
+        out = [f"listing: {self.rows:,} rows ({kinds}) in {dirs:,} directories"]
+        for keep in range(self.keep_rows, 0, -1):
+            rows = [f"{n}: {line[:300]}" for n, line in self.first[:keep]]
+            if self.last:
+                rows += ["..."] + [f"{n}: {line[:300]}" for n, line in list(self.last)[-keep:]]
+            if sum(len(r) + 1 for r in rows) <= left // 2:
+                break
+        left -= sum(len(r) + 1 for r in rows)
+        half = max(left // 2, 160)
+        out.append(_counted("rows per directory", self.dirs, half, "(top level)"))
+        out.append(_counted("rows per extension", self.exts, half, "(none)"))
+        out += ["first and last rows:", *rows]
+        if other:
+            out += ["lines that are not listing rows:", *other]
+        return out
+
+
+def _counted(title: str, counts: Counter[str], budget_chars: int, empty: str) -> str:
+    parts: list[str] = []
+    used = len(title) + 2
+    shown = 0
+    for key, count in counts.most_common():
+        part = f"{key or empty} {count:,}"
+        if used + len(part) + 3 > budget_chars and shown:
+            break
+        parts.append(part)
+        used += len(part) + 3
+        shown += count
+    rest = sum(counts.values()) - shown
+    tail = f" · +{len(counts) - len(parts):,} more with {rest:,} rows" if rest else ""
+    return f"{title}: " + " · ".join(parts) + tail

@@ -1,0 +1,196 @@
+"""Compact forms of git, listing and search output: every path, name, hash, status and line number
+kept, grouped; a row is never an error. Truth: ``fixtures/forms_truth.json`` (machine sources, see
+``fixtures/make_forms.py``)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from summarizer.output import OriginalStore, OutputOptions, OutputResult, compress
+from summarizer.output.forms import compact_form, listing_summary
+from summarizer.output.forms_sniff import may_have_form
+from summarizer.output.grouping import expand
+from tests.output.conftest import FIXTURES, fixture_bytes
+
+TRUTH = json.loads((FIXTURES / "forms_truth.json").read_text())
+# git status --porcelain's XY -> the group the long form's paths go under.
+_GROUP = {
+    "M ": "staged modified",
+    "R ": "staged renamed",
+    " M": "modified",
+    " D": "deleted",
+    "??": "untracked",
+}
+
+
+def _compress(store: OriginalStore, name: str, **options: int) -> OutputResult:
+    return compress(io.BytesIO(fixture_bytes(name)), store, OutputOptions(**options))  # type: ignore[arg-type]
+
+
+def _saves(result: OutputResult, share: float = 0.25) -> bool:
+    return not result.passthrough and result.compressed_tokens <= result.original_tokens * (1 - share)
+
+
+def test_git_status_groups_every_path_under_its_status(store: OriginalStore) -> None:
+    """Each path of the porcelain truth is in the group its status names; hints are gone."""
+    result = _compress(store, "forms_git_status.txt")
+    assert _saves(result) and result.first_error is None
+    groups = {
+        line.split(": ", 1)[0]: line.split(": ", 1)[1] for line in result.text.splitlines() if ": " in line
+    }
+    for xy, path in TRUTH["git_status"]:
+        wanted = path.rstrip("/") if xy == "??" else path
+        assert wanted in groups[_GROUP[xy]], (xy, path)
+    assert '(use "git' not in result.text
+
+
+@pytest.mark.parametrize("name", ["forms_git_log.txt", "forms_git_log_stat.txt"])
+def test_git_log_keeps_every_hash_with_its_subject_and_invents_no_error(
+    store: OriginalStore, name: str
+) -> None:
+    """Subjects say "error", "fail", "Traceback" and bodies say "ERROR:": none is a failure."""
+    result = _compress(store, name)
+    assert _saves(result) and result.first_error is None
+    rows = result.text.splitlines()
+    for commit, subject in TRUTH["git_log"]:
+        assert any(row.startswith(commit) and subject in row for row in rows), commit
+    assert "first error" not in result.text
+
+
+def test_git_log_stat_folds_each_commits_files_to_counts() -> None:
+    """``--stat`` bodies become ``N files +A -D`` on the commit's own row."""
+    form = compact_form(fixture_bytes("forms_git_log_stat.txt").decode())
+    assert form is not None
+    assert all("· 1 file +1 -1" in row for row in form.body[:5])
+    assert not any("|" in row for row in form.body)
+
+
+def test_git_show_stat_keeps_its_file_rows() -> None:
+    form = compact_form(fixture_bytes("forms_git_show_stat.txt").decode())
+    assert form is not None and form.name == "git show"
+    assert form.body[0].startswith(TRUTH["git_log"][0][0])
+    assert "  src/module_05.py 2" in form.body
+
+
+def test_search_hits_are_grouped_by_file_and_expand_back_to_grep(store: OriginalStore) -> None:
+    """``@ file`` then ``N: text``: every line number kept; a hit that says InputError is no failure."""
+    original = fixture_bytes("forms_grep_rn.txt").decode()
+    result = _compress(store, "forms_grep_rn.txt")
+    assert _saves(result, 0.2) and result.first_error is None
+    body = result.text.split("\n", 1)[1]
+    assert expand(body) == original
+    for file, line in TRUTH["grep_rn"]:
+        assert f"{file}:{line}:" in expand(result.text)
+    assert sum(row.startswith("@ ") for row in body.splitlines()) == len({f for f, _ in TRUTH["grep_rn"]})
+
+
+def test_ls_la_keeps_every_name_and_no_name_is_an_error(store: OriginalStore) -> None:
+    """Names such as libgpg-error.so.0 are names; the dates, inodes and link counts go."""
+    result = _compress(store, "forms_ls_la.txt")
+    assert _saves(result) and result.first_error is None
+    words = {w.rstrip("/") for row in result.text.splitlines()[1:] for w in row.split()}
+    assert set(TRUTH["ls_la"]) <= words
+    assert "->" in result.text  # the symlink keeps its target
+
+
+def _paths_of(body: tuple[str, ...]) -> set[str]:
+    """The paths a listing form names: ``@ dir/`` groups and ``dir/ name name`` rows."""
+    paths: set[str] = set()
+    current = ""
+    for row in body:
+        if row.startswith("@ "):
+            current = row[2:]
+            continue
+        if " " in row and row.split(" ", 1)[0].endswith("/") and not current:
+            folder, names = row.split(" ", 1)
+            paths.update(folder + name.rstrip("/") for name in names.split())
+            continue
+        paths.add((current + row.split(" ")[0]).rstrip("/"))
+    return paths
+
+
+@pytest.mark.parametrize(("name", "truth"), [("forms_find.txt", "find"), ("forms_tar_tv.txt", "tar")])
+def test_a_listing_names_every_path_grouped_by_directory(name: str, truth: str) -> None:
+    form = compact_form(fixture_bytes(name).decode())
+    assert form is not None and form.name == "listing"
+    assert _paths_of(form.body) == {p.rstrip("/") for p in TRUTH[truth]}
+
+
+def test_find_ls_keeps_every_path_and_says_the_owner_once() -> None:
+    form = compact_form(fixture_bytes("forms_find_ls.txt").decode())
+    assert form is not None and "owner root:root" in form.summary
+    assert _paths_of(tuple(row.split(" -> ")[0] for row in form.body)) == set(TRUTH["find"])
+    assert "run-tests 333B -rwxr-xr-x" in form.body  # the one unusual mode is shown
+
+
+def test_a_form_that_saves_too_little_is_not_used(store: OriginalStore) -> None:
+    """git status -s is already short: the original passes through, byte for byte."""
+    result = _compress(store, "forms_git_status_short.txt")
+    assert result.passthrough and result.text == fixture_bytes("forms_git_status_short.txt").decode()
+
+
+def test_a_big_listing_is_summarised_as_a_listing(store: OriginalStore) -> None:
+    """Counts per directory and extension, the first and last rows, every line that is not a row."""
+    paths = fixture_bytes("noise_find_listing.txt").decode().splitlines()
+    planted = "find: '/root/.cache': Permission denied"
+    lines = [*paths[:2000], planted, *paths[2000:]]
+    result = compress(io.BytesIO(("\n".join(lines) + "\n").encode()), store, OutputOptions())
+    text = result.text
+    assert result.compressed_tokens <= 3_000 and planted in text
+    assert f"2001: {planted}" in text and f"{len(lines)}: {paths[-1]}" in text and f"1: {paths[0]}" in text
+    folders = Counter(p[: p.rstrip("/").rfind("/") + 1] for p in paths)
+    top, count = folders.most_common(1)[0]
+    assert f"rows per directory: {top} {count:,}" in text
+    assert "first error" in text and planted in text.split("first error", 1)[1].split("\n", 1)[0]
+
+
+def test_listing_summary_counts_match_the_rows() -> None:
+    rows = [f"/srv/a/file{i}.py" for i in range(30)] + [f"/srv/b/x{i}.so.1" for i in range(10)]
+    out = listing_summary(rows, 4_000)
+    assert out is not None
+    assert "rows per directory: /srv/a/ 30 · /srv/b/ 10" in out
+    assert "rows per extension: .py 30 · .so 10" in out
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["forms_git_status.txt", "forms_git_log.txt", "forms_grep_rn.txt", "forms_ls_la.txt", "forms_find.txt"],
+)
+def test_the_fast_paths_send_these_outputs_to_the_compressor(name: str) -> None:
+    assert may_have_form(fixture_bytes(name))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"Building the project\nDone in 3s\nok\n",
+        b"Compiling foo v0.1.0\nwarning: unused variable\nerror: aborting\n",
+        b"one line\n",
+    ],
+)
+def test_other_small_outputs_stay_on_the_fast_path(data: bytes) -> None:
+    assert not may_have_form(data)
+
+
+def test_run_prints_the_compact_form_of_a_small_git_status(summarizer: str, tmp_path: Path) -> None:
+    """Under the floor, through `summarizer run` and `summarizer output`: one header line, the
+    groups, and restore gives the original back."""
+    original = fixture_bytes("forms_git_status.txt")
+    (tmp_path / "status.txt").write_bytes(original)
+    for argv in (
+        ["run", "--", "cat", str(tmp_path / "status.txt")],
+        ["output", str(tmp_path / "status.txt")],
+    ):
+        done = subprocess.run([summarizer, *argv], capture_output=True, check=False)
+        head, _, body = done.stdout.decode().partition("\n")
+        assert done.returncode == 0 and head.startswith("[summarizer · git status · 9 paths · restore ")
+        assert "modified: src/module_01.py src/module_04.py" in body
+        restore_id = head.rsplit("restore ", 1)[1].rstrip("]")
+        back = subprocess.run([summarizer, "restore", restore_id], capture_output=True, check=False)
+        assert back.stdout == original
