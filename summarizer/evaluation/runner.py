@@ -94,7 +94,7 @@ Planned = tuple[Contender, ResolvedCase, str]
 
 @dataclass
 class _Run:
-    """The mutable state of one matrix run: stored cells, shared tasks, counters, the warm-up."""
+    """The mutable state of one matrix run: stored cells, shared tasks, counters, the set-ups."""
 
     stored: dict[str, CellResult]
     cache: CellStore | None
@@ -109,29 +109,50 @@ class _Run:
     failed: int = 0
     setup_s: float = 0.0
     _ready: asyncio.Task[None] | None = None
+    _tokenizer: asyncio.Future[int] | None = None
+
+    def start_ready(self) -> None:
+        """Start the provider client's one-time set-up, once, without waiting for it."""
+        if self.warm_up is not None and self._ready is None:
+            self._ready = asyncio.ensure_future(self._warm(self.warm_up))
 
     async def ready(self) -> None:
-        """Wait for the provider client's one-time set-up (started by the first provider cell)."""
-        if self.warm_up is None:
-            return
-        if self._ready is None:
-            self._ready = asyncio.ensure_future(self._warm(self.warm_up))
-        await asyncio.shield(self._ready)
+        """Wait for the provider client's one-time set-up (started as soon as a model cell is planned)."""
+        self.start_ready()
+        if self._ready is not None:
+            await asyncio.shield(self._ready)
 
     async def _warm(self, warm_up: Callable[[], Awaitable[None]]) -> None:
         started = self.clock()
-        await warm_up()
+        try:
+            await warm_up()
+        finally:
+            # Now, not before: both are CPU work and would only take turns. Loaded while the
+            # first provider requests are out, it costs the run nothing.
+            self.start_tokenizer()
         self.setup_s = self.clock() - started
         if self.on_ready is not None:
             self.on_ready()
 
+    def start_tokenizer(self) -> None:
+        """Load the tokenizer once, in a thread (concurrent first calls would each load it)."""
+        if self._tokenizer is None:
+            self._tokenizer = asyncio.ensure_future(asyncio.to_thread(count_tokens, "warm up"))
+
+    async def tokenizer(self) -> None:
+        """Wait for the tokenizer every metric counts with."""
+        self.start_tokenizer()
+        assert self._tokenizer is not None
+        await asyncio.shield(self._tokenizer)
+
     async def compute(self, contender: Contender, case: ResolvedCase, key: str) -> tuple[CellResult, bool]:
         if key in self.stored:
             return self.stored[key], True
-        queued = self.clock()
         if self.warm_up is not None and contender.uses_provider(case):
             await self.ready()  # the import is set-up, not a provider's time nor this cell's
-            queued = self.clock()
+        else:
+            await self.tokenizer()  # a template may count tokens itself
+        queued = self.clock()
         async with self.limit:
             try:
                 output = await contender.run(case)
@@ -153,6 +174,7 @@ class _Run:
         output = output.model_copy(update={"client_s": client})
         self.calls += output.provider_calls
         self.failed += output.failed_calls
+        await self.tokenizer()
         checks = await run_checks(case.case.checks, output.text) if case.case.checks else ()
         result = measure(case, output, contender=contender.label, key=key, asserts=checks)
         if self.cache is not None:
@@ -212,19 +234,25 @@ async def run_matrix(
         if cache is not None and (hit := cache.get(key)) is not None:
             stored[key] = hit
     to_compute = [(c, case) for key, (c, case) in first_of.items() if key not in stored]
+    provider = sum(1 for c, case in to_compute if c.uses_provider(case))
+    started = clock()
+    run = _Run(
+        stored, cache, asyncio.Semaphore(max(1, concurrency)), clock, warm_up if provider else None, on_ready
+    )
+    if run.warm_up is not None:
+        # A model will be called: its client's set-up (seconds) starts before anything else.
+        run.start_ready()
+    else:
+        run.start_tokenizer()
     if on_start is not None:
         on_start(
             Plan(
                 total=len(plan),
                 stored=sum(1 for _, _, key in plan if key in stored),
                 compute=len(to_compute),
-                provider=sum(1 for c, case in to_compute if c.uses_provider(case)),
+                provider=provider,
             )
         )
-    # Load the tokenizer once before the cells start: concurrent first calls would each load it.
-    count_tokens("warm up")
-    started = clock()
-    run = _Run(stored, cache, asyncio.Semaphore(max(1, concurrency)), clock, warm_up, on_ready)
     results = await asyncio.gather(*(run.one(c, case, key, on_done) for c, case, key in plan))
     return Matrix(
         contenders=tuple(labels),

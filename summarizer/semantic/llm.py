@@ -29,8 +29,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
 import json
 import os
+import sys
+import threading
 import time
 from collections.abc import Callable, Mapping
 from types import ModuleType
@@ -58,9 +61,31 @@ _KEY_VARIABLES = {
 
 def _litellm() -> ModuleType:
     """Import litellm with its network-touching defaults switched off."""
-    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-    import litellm
+    if (loaded := sys.modules.get("litellm")) is not None and getattr(
+        loaded, "_summarizer_configured", False
+    ):
+        return loaded
+    with _importing:
+        os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        # The import creates some 380,000 long-lived objects, and each automatic collection
+        # during it walks all of them again: a quarter of the import's CPU. None of them is
+        # garbage, so the collector waits until the import is done.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            import litellm
 
+            _configure(litellm)  # its first attribute reads import more of litellm
+        finally:
+            if collecting:
+                gc.enable()
+    return litellm
+
+
+_importing = threading.Lock()
+
+
+def _configure(litellm: Any) -> None:
     if not getattr(litellm, "_summarizer_configured", False):
         litellm.suppress_debug_info = True
         litellm.telemetry = False
@@ -76,7 +101,6 @@ def _litellm() -> ModuleType:
             if isinstance(getattr(litellm, name, None), list):
                 setattr(litellm, name, [])
         setattr(litellm, "_summarizer_configured", True)  # noqa: B010  # a module attribute of ours
-    return litellm
 
 
 @functools.lru_cache(maxsize=64)

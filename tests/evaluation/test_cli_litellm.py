@@ -5,6 +5,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -93,3 +95,67 @@ def test_eval_through_litellm_reports_v2_better_then_reuses_every_cell(
     assert "v2 beats v1 on fact recall: +" in first.output
     assert second.exit_code == 0 and route.call_count == calls
     assert "provider calls: 0" in second.output and "0 computed" in second.output
+
+
+_FRESH_PROCESS = """
+import sys
+from click.testing import CliRunner
+from summarizer.cli import main
+
+args = sys.argv[1:]
+template = CliRunner().invoke(main, [a for a in args if a not in ("--model", "openai/gpt-4o-mini")])
+assert template.exit_code == 0, template.output
+assert "litellm" not in sys.modules, "a template-only run imported litellm"
+stored = CliRunner().invoke(main, args)
+assert stored.exit_code == 0, stored.output
+assert "0 computed" in stored.output, stored.output
+assert "litellm" not in sys.modules, "a run the store answers imported litellm"
+"""
+
+
+def test_litellm_is_imported_only_when_a_model_cell_is_left_to_compute(
+    tmp_path: Path, datasets_dir: Path, litellm_offline: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a fresh process, neither a template-only run nor a run the store answers imports litellm."""
+    server = _server()
+    monkeypatch.setenv("SUMMARIZER_CACHE_DIR", str(tmp_path / "cache"))
+
+    def reply(request: httpx.Request) -> httpx.Response:
+        body = json.loads(request.content)
+        message = {"role": "assistant", "content": server.answer(body["messages"])}
+        return httpx.Response(
+            200,
+            json={
+                "id": "x",
+                "object": "chat.completion",
+                "created": 1,
+                "model": body["model"],
+                "choices": [{"index": 0, "finish_reason": "stop", "message": message}],
+                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
+            },
+        )
+
+    args = [
+        "eval",
+        str(datasets_dir / "phase_gate.jsonl"),
+        "--limit",
+        "4",
+        "--model",
+        "openai/gpt-4o-mini",
+        "--api-base",
+        API,
+        "--out",
+        str(tmp_path / "out"),
+    ]
+    with respx.mock(assert_all_mocked=True) as mock:
+        route = mock.post(f"{API}/chat/completions").mock(side_effect=reply)
+        first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    assert route.call_count > 0  # the store now holds model cells
+    fresh = subprocess.run(
+        [sys.executable, "-c", _FRESH_PROCESS, *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert fresh.returncode == 0, fresh.stderr[-3000:]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import respx
 from click.testing import CliRunner
 
 from summarizer.cli import main
-from summarizer.evaluation import http_timing
+from summarizer.evaluation import http_timing, runner
 from summarizer.evaluation.accounting import metering
 from summarizer.evaluation.cells import CellOutput, ResolvedCase
 from summarizer.evaluation.progress import Progress
@@ -180,6 +181,39 @@ def test_no_warm_up_when_no_cell_calls_a_model(resolved_case: ResolvedCase) -> N
 
     asyncio.run(run_matrix([_Template(FakeClock())], [resolved_case], cache=None, warm_up=warm_up))  # type: ignore[list-item]
     assert calls == []
+
+
+def test_the_first_requests_go_out_while_the_tokenizer_loads(
+    resolved_case: ResolvedCase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Import first, then the provider is asked while the tokenizer loads in a thread.
+
+    Both set-ups are CPU work that would only take turns; the tokenizer is first needed when an
+    answer is scored, a provider's round trip later.
+    """
+    events: list[str] = []
+    asked = threading.Event()
+
+    def load_tokenizer(text: str) -> int:
+        asked.wait(timeout=120)  # only a safety net: the order of the events is the assertion
+        events.append("tokenizer loaded")
+        return 1
+
+    async def warm_up() -> None:
+        events.append("litellm imported")
+
+    class _Asking(_Slow):
+        async def run(self, case: ResolvedCase) -> CellOutput:
+            events.append("request sent")
+            asked.set()
+            return await super().run(case)
+
+    monkeypatch.setattr(runner, "count_tokens", load_tokenizer)
+    matrix = asyncio.run(
+        run_matrix([_Asking(FakeClock())], [resolved_case], cache=None, warm_up=warm_up)  # type: ignore[list-item]
+    )
+    assert events == ["litellm imported", "request sent", "tokenizer loaded"]
+    assert [cell.error for cell in matrix.results] == [None]
 
 
 def test_the_first_eta_waits_for_the_first_wave_of_provider_cells() -> None:

@@ -136,6 +136,9 @@ class _Broken:
     def key_material(self, case: ResolvedCase) -> str | None:
         return "broken:1"
 
+    def uses_provider(self, case: ResolvedCase) -> bool:
+        return False
+
     async def run(self, case: ResolvedCase) -> CellOutput:
         if case.id == "pg-002":
             raise ValueError("template bug")
