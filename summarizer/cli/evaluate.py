@@ -9,7 +9,6 @@ a terminal, plain lines in a log (:mod:`summarizer.evaluation.progress`).
 
 from __future__ import annotations
 
-import gc
 import sys
 from pathlib import Path
 
@@ -182,10 +181,6 @@ def evaluate(
     click.echo(render_table(run.matrix, run.analysis, run.gates), nl=False)
     paths = write_reports(out_dir, run.matrix, run.analysis, run.gates, csv_path=csv_path)
     click.echo("reports: " + ", ".join(str(p) for p in paths.values()))
-    # Everything is written and closed. The interpreter's last collections would walk every object
-    # of litellm's 3,000 modules, which takes longer than some runs' cells; they are all freed with
-    # the process anyway.
-    gc.freeze()
     sys.exit(run.exit_code)
 
 

@@ -67,9 +67,11 @@ def _litellm() -> ModuleType:
         return loaded
     with _importing:
         os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-        # The import creates some 380,000 long-lived objects, and each automatic collection
-        # during it walks all of them again: a quarter of the import's CPU. None of them is
-        # garbage, so the collector waits until the import is done.
+        # The import makes some 380,000 objects that live as long as the process. Each automatic
+        # collection during the import walks all of them made so far (a quarter of its CPU); the
+        # collections after it and the interpreter's exit would walk them again (a second or more
+        # of an eval run). So the collector is paused while they are made, and then they are
+        # frozen out of its sight.
         collecting = gc.isenabled()
         gc.disable()
         try:
@@ -77,6 +79,7 @@ def _litellm() -> ModuleType:
 
             _configure(litellm)  # its first attribute reads import more of litellm
         finally:
+            gc.freeze()
             if collecting:
                 gc.enable()
     return litellm
