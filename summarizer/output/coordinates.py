@@ -45,6 +45,7 @@ __all__ = [
     "classify_template",
     "find_location",
     "find_timestamp",
+    "plain_record",
 ]
 
 PLAIN, COORD, SOFT, PASS, FRAME, BINARY, HEADER, HTTP = 0, 1, 2, 3, 4, 5, 6, 7
@@ -343,6 +344,18 @@ def classify_template(template: str) -> LineClass:
     if _warn(low, template):
         return LineClass(SOFT, "warning")
     return _PLAIN
+
+
+def plain_record(template: str) -> bool:
+    """Whether an *ordinary* line is a log record: :attr:`LineClass.record` of a line that
+    :func:`classify_template` calls ``PLAIN``, without the rules that cannot apply to it (the
+    engine asks this of the lines no trigger word put through the full classification)."""
+    if not template or template.isspace() or rules.LISTING.match(template):
+        return False
+    if _RECORD.match(template):
+        return True
+    level = _level(template) if template[:1].isalpha() else None
+    return level is not None and (level[1] == 0 or bool(_CLOCK.search(template, 0, level[1])))
 
 
 def find_location(text: str) -> str | None:

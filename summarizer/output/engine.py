@@ -17,7 +17,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from itertools import accumulate
+from itertools import accumulate, chain, compress, repeat
+from operator import sub
 
 from summarizer.core.lazyre import lazy
 from summarizer.core.records import field, record
@@ -29,7 +30,11 @@ from summarizer.output.frames import TraceBlock
 from summarizer.output.kept import ERROR_KINDS
 from summarizer.output.lines import MAX_LINE_BYTES, Chunk, clean_chunk, decode_line, is_binary, scan_windows
 from summarizer.output.patterns import MAX_TEMPLATES, Sampler
-from summarizer.output.shape import VCS_KEY, Shape, decide_shape
+from summarizer.output.shape import Shape, decide_shape
+
+TYPE_CHECKING = False  # not `from typing import`: this module is on the cold path of `run`
+if TYPE_CHECKING:
+    from summarizer.output.prefilter import Prefilter
 
 __all__ = ["NOISE", "CoordEntry", "Engine", "ExtraRules", "TemplateStat"]
 
@@ -50,8 +55,14 @@ _FAMILY_TEMPLATES = 3_000
 _FAILURE_BLOCK_LINES = 60
 _BARE_PATH_B = lazy(rb"^(?:[A-Za-z]:)?[\w.~@/\\+#-]+\.[A-Za-z]\w{0,7}$")
 _PATH_START = (b"/", b".")
+_SPACE_COLON_TAB = lazy(rb"[ :\t]")
 _ESLINT_ROW = lazy(rb"^\s+\d+:\d+\s")
 _PLAIN_CLASS = co.LineClass(co.PLAIN)
+_PLAIN_RECORD = co.LineClass(co.PLAIN, "", 0, True)
+# An ordinary line whose record flag is read at the end (see Engine._new_bulk).
+_HASH_START = frozenset(bytes([c]) for c in b"0123456789abcdefc")
+# A chunk with this many new keys goes through the prefilter (summarizer/output/prefilter.py).
+BULK_KEYS = 2048
 # rustc/ruff print the message first and the location under it ("  --> src/a.rs:3:5").
 _ARROW = lazy(rb"^\s*--> ")
 # Failing-test headers whose details follow, indented: TAP "not ok", jest "●", spec/mocha marks.
@@ -65,9 +76,9 @@ _ITEMS_CAP = 600
 # Distinct 4xx request lines kept in full; past this they are counted (a scanner's 404 storm).
 MAX_HTTP_4XX = 200
 _SOURCE_LINE = lazy(r"^\s+(?:\S|\[Previous line repeated)")
-# Rows that identify version-control output (a commit, a status row) can differ only in a hash,
-# which the key folds: they are recorded one by one, up to a cap.
-_KEY_ROW = lazy(VCS_KEY.pattern.replace("#", r"\d").encode())
+# Commit lines (``commit <hash>``, ``git log --oneline``) differ only in a hash, which the key
+# folds: they are recorded one by one, up to a cap, for the compact form of version-control output.
+_KEY_ROW = lazy(rb"^commit [\da-f]{40}(?![\w])|^[\da-f]{7,12} \S")
 MAX_KEY_ROWS = 50_000
 _KEY_ROW_BYTES = 512
 
@@ -124,17 +135,23 @@ class TemplateStat:
     """Per distinct template: its first line, its class and that first real line (counts live in
     :attr:`Engine.counts`, last lines in :attr:`Engine.last`, both updated in C per chunk)."""
 
-    __slots__ = ("cls", "first", "lc", "sample")
+    __slots__ = ("_text", "cls", "first", "lc", "sample")
 
-    def __init__(self, n: int, lc: co.LineClass, sample: bytes) -> None:
+    def __init__(self, n: int, lc: co.LineClass, sample: bytes, text: bytes | None = None) -> None:
         self.first = n
         self.cls = lc.cls
         self.lc = lc
         self.sample = sample
+        self._text = text
 
     def text(self, size: int = MAX_TEMPLATE_BYTES) -> bytes:
         """The digit template of the first line (what the rules and the pattern summaries read)."""
-        return self.sample[:size].translate(DIGITS)
+        if self._text is None:
+            self._text = self.sample.translate(DIGITS)
+        return self._text[:size]
+
+
+_PLAIN_STAT = TemplateStat(0, _PLAIN_CLASS, b"")
 
 
 class RawLines:
@@ -186,6 +203,9 @@ class Engine:
     last: dict[bytes, int] = field(default_factory=dict)
     _slow_set: set[bytes] = field(default_factory=set)
     _key_set: set[bytes] = field(default_factory=set)
+    _prefilter: Prefilter | None = None
+    # Keys the prefilter found ordinary: (first line, its text), made table entries at the end.
+    _plain: dict[bytes, tuple[int, bytes]] = field(default_factory=dict)
     key_rows: list[tuple[int, bytes]] = field(default_factory=list)
     coords: dict[bytes, CoordEntry] = field(default_factory=dict)
     coords_not_listed: int = 0
@@ -249,10 +269,16 @@ class Engine:
         last = dict(zip(tpls, range(n0 + 1, n0 + size + 1), strict=True))
         self.last.update(last)
         new = last.keys() - templates.keys()
+        if new and self._plain:
+            new -= self._plain.keys()
         if new:
             first = dict(zip(reversed(tpls), range(n0 + size, n0, -1), strict=True))
-            for template in sorted(new, key=first.__getitem__):
-                self._new_template(template, first[template], raws[first[template] - n0 - 1])
+            order = sorted(new, key=first.__getitem__)
+            if len(order) >= BULK_KEYS and self.rules is None:
+                self._new_bulk(order, first, data, n0)
+            else:
+                for template in order:
+                    self._new_template(template, first[template], raws[first[template] - n0 - 1])
         if self._key_set and len(self.key_rows) < MAX_KEY_ROWS:
             keyed = self._key_set
             rows = [(n0 + i + 1, raws[i][:_KEY_ROW_BYTES]) for i, t in enumerate(tpls) if t in keyed]
@@ -280,7 +306,7 @@ class Engine:
         self._tail = (self._tail + [raws[i] for i in range(max(0, size - BEFORE), size)])[-BEFORE:]
         self.line_no = n0 + size
         self._timestamps(raws, n0 + 1)
-        if len(templates) > self.max_templates:
+        if len(templates) + len(self._plain) > self.max_templates:
             self._prune()
 
     def _busy(self) -> bool:
@@ -298,7 +324,7 @@ class Engine:
         while pos < len(tpls) and self._busy():
             self._prev = raws[pos - 1] if pos else self._last_raw
             self._chunk, self._index, self._cur_n = raws, pos, n0 + pos + 1
-            self._slow(n0 + pos + 1, raws[pos], templates[tpls[pos]], long_lines.get(pos))
+            self._slow(n0 + pos + 1, raws[pos], templates.get(tpls[pos], _PLAIN_STAT), long_lines.get(pos))
             pos += 1
         return pos
 
@@ -312,7 +338,7 @@ class Engine:
             for _ in range(4):
                 if index + 1 < len(tpls) and not _INFORMATIVE.search(raws[index]):
                     index += 1
-            if templates[tpls[index]].cls in (co.PLAIN, co.HEADER, co.HTTP):
+            if templates.get(tpls[index], _PLAIN_STAT).cls in (co.PLAIN, co.HEADER, co.HTTP):
                 sampler.kept.append((n0 + index + 1, raws[index][:4096]))
                 if len(sampler.kept) > sampler.cap:
                     # Halve: keep every other sample and sample half as often from now on.
@@ -327,33 +353,53 @@ class Engine:
                     continue
             index += sampler.every
 
+    def _new_bulk(self, order: list[bytes], first: dict[bytes, int], data: bytes, n0: int) -> None:
+        """Many new keys at once (data that does not repeat): only those holding a trigger are
+        classified; the others are ordinary lines, their record flag read at the end."""
+        if self._prefilter is None:
+            from summarizer.output.prefilter import Prefilter
+
+            self._prefilter = Prefilter()
+        hits = self._prefilter.hits(order)
+        lines = data.split(b"\n")
+        firsts = list(map(first.__getitem__, order))
+        samples = list(map(lines.__getitem__, map(sub, firsts, repeat(n0 + 1))))
+        if max(map(len, samples)) > MAX_TEMPLATE_BYTES:
+            samples = [sample[:MAX_TEMPLATE_BYTES] for sample in samples]
+        plain = dict(zip(order, zip(firsts, samples, strict=True), strict=True))
+        for index in sorted(hits):
+            key = order[index]
+            del plain[key]
+            self.templates[key] = self._classified(key, firsts[index], samples[index])
+        self._plain.update(plain)
+
+    @staticmethod
+    def _plain_stat(n: int, raw: bytes) -> TemplateStat:
+        text = raw.translate(DIGITS)
+        lc = _PLAIN_RECORD if co.plain_record(decode_line(text)) else _PLAIN_CLASS
+        return TemplateStat(n, lc, raw, text)
+
     def _new_template(self, key: bytes, n: int, raw: bytes) -> TemplateStat:
-        template = raw[:MAX_TEMPLATE_BYTES].translate(DIGITS)
-        if _KEY_ROW.match(raw):
+        rec = self.templates[key] = self._classified(key, n, raw)
+        return rec
+
+    def _classified(self, key: bytes, n: int, raw: bytes) -> TemplateStat:
+        """The table entry of a new key, classified on its first line ``raw``."""
+        if raw[:1] in _HASH_START and _KEY_ROW.match(raw):
             self._key_set.add(key)
-        if (
-            template[:1] in _PATH_START
-            and b" " not in template
-            and b":" not in template
-            and b"\t" not in template
-        ):
+        template = raw[:MAX_TEMPLATE_BYTES].translate(DIGITS)
+        if template[:1] in _PATH_START and not _SPACE_COLON_TAB.search(template):
             # A listing's path (find, ls -R, tar t): no rule applies to it, and on data that does
             # not repeat every line is a new template, so the full classification is skipped.
             lc = _PLAIN_CLASS if self.rules is None else self.rules.verdict(raw, _PLAIN_CLASS)
-            if lc is _PLAIN_CLASS:
-                rec = TemplateStat(n, _PLAIN_CLASS, raw[:4096])
-                self.templates[key] = rec
-                return rec
         else:
-            text = decode_line(template[:MAX_LINE_BYTES])
-            lc = co.LineClass(co.BINARY) if is_binary(template[:4096]) else co.classify_template(text)
+            text = decode_line(template)
+            lc = co.LineClass(co.BINARY) if is_binary(template) else co.classify_template(text)
             if self.rules is not None:
                 lc = self.rules.verdict(raw, lc)
-        rec = TemplateStat(n, lc, raw[:4096])
-        self.templates[key] = rec
         if lc.cls in (co.COORD, co.FRAME, co.HEADER, co.HTTP):
             self._slow_set.add(key)
-        return rec
+        return TemplateStat(n, lc, raw[:4096])
 
     # -- slow path: coordinates, frames, blocks -------------------------------------------------
     def _slow(self, n: int, raw: bytes, rec: TemplateStat, full: int | None) -> None:
@@ -577,6 +623,12 @@ class Engine:
 
     def finish(self) -> None:
         """Close any open block at the end of input; total the passing-test and binary lines."""
+        if self._plain:
+            stats = [(key, self._plain_stat(n, raw)) for key, (n, raw) in self._plain.items()]
+            # In first-line order, as the table would hold them had every key been classified.
+            stats.extend(self.templates.items())
+            self.templates = dict(sorted(stats, key=lambda item: item[1].first))
+            self._plain = {}
         self.ctx.finish()
         self._close_failure()
         self._close_trace()
@@ -609,11 +661,15 @@ class Engine:
         # The tables are rebuilt by comprehensions rather than deleted from one key at a time: on
         # data that does not repeat this runs every few MB over 30,000 entries.
         threshold = 1
-        while len(self.templates) > self.max_templates // 2:
+        while len(self.templates) + len(self._plain) > self.max_templates // 2:
             counts, templates = self.counts, self.templates
             keep = {t: r for t, r in templates.items() if counts[t] > threshold}
             dropped = [(counts[t], r) for t, r in templates.items() if t not in keep]
+            names = list(self._plain)
+            frequent = list(map(threshold.__lt__, map(counts.__getitem__, names)))
+            plain = {t: self._plain[t] for t in compress(names, frequent)}
             self.pruned_lines += sum(count for count, _ in dropped)
+            self.pruned_lines += sum(map(counts.__getitem__, self._plain.keys() - plain.keys()))
             for count, rec in dropped:
                 if rec.cls == co.PLAIN:
                     continue
@@ -623,8 +679,9 @@ class Engine:
                     self.binary_lines += count
                 elif rec.cls == co.SOFT:
                     self.soft_pruned += count
-            self.counts = Counter({t: counts[t] for t in keep})
-            self.last = {t: self.last[t] for t in keep if t in self.last}
+            self.counts = Counter({t: counts[t] for t in chain(keep, plain)})
+            self.last = {t: self.last[t] for t in chain(keep, plain) if t in self.last}
+            self._plain = plain
             self._slow_set.intersection_update(keep)
             self._key_set.intersection_update(keep)
             self.templates = keep

@@ -13,6 +13,7 @@ its cap, so a gigabyte log holds the same number of samples as a megabyte one.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from summarizer.core.lazyre import lazy
 from summarizer.core.records import field, record
@@ -23,25 +24,29 @@ MAX_TEMPLATES = 30_000
 SAMPLE_EVERY = 50
 MAX_SAMPLES = 512
 
-_NORMALISERS: tuple[tuple[re.Pattern[str], str], ...] = (
+# (literal the pattern needs, pattern, replacement): a pattern runs only on text holding its literal.
+_NORMALISERS: tuple[tuple[tuple[str, ...], re.Pattern[str], str], ...] = (
     (
+        ("-",),
         lazy(r"\b[0-9a-fA-F#]{8}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{4}-[0-9a-fA-F#]{12}\b"),
         "<uuid>",
     ),
-    (lazy(r"\b0x[0-9a-fA-F#]+\b"), "<hex>"),
-    (lazy(r"\b(?=[0-9a-fA-F#]*#)(?=[0-9a-fA-F#]*[a-fA-F])[0-9a-fA-F#]{6,}\b"), "<hex>"),
-    (lazy(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`"), "<str>"),
-    (lazy(r"(?<![\w.~+@/\\-])(?:[A-Za-z]:)?[\w.~+@-]*[/\\][\w.~+@/\\-]*"), "<path>"),
-    (lazy(r"\b\S+::\S+"), "<id>"),
-    (lazy(r"[#.,:_-]*#[#.,:_-]*"), "#"),
-    (lazy(r"\s+"), " "),
+    (("0x",), lazy(r"\b0x[0-9a-fA-F#]+\b"), "<hex>"),
+    (("#",), lazy(r"\b(?=[0-9a-fA-F#]*#)(?=[0-9a-fA-F#]*[a-fA-F])[0-9a-fA-F#]{6,}\b"), "<hex>"),
+    (("'", '"', "`"), lazy(r"'[^'\n]{0,200}'|\"[^\"\n]{0,200}\"|`[^`\n]{0,200}`"), "<str>"),
+    (("/", "\\"), lazy(r"(?<![\w.~+@/\\-])(?:[A-Za-z]:)?[\w.~+@-]*[/\\][\w.~+@/\\-]*"), "<path>"),
+    (("::",), lazy(r"\b\S+::\S+"), "<id>"),
+    (("#",), lazy(r"[#.,:_-]*#[#.,:_-]*"), "#"),
+    (("",), lazy(r"\s+"), " "),
 )
 
 
+@lru_cache(maxsize=8192)
 def normalise(template: str) -> str:
     """Merge-key of a template: numbers, hex, quoted strings, paths and ids replaced."""
-    for pattern, replacement in _NORMALISERS:
-        template = pattern.sub(replacement, template)
+    for needs, pattern, replacement in _NORMALISERS:
+        if any(literal in template for literal in needs):
+            template = pattern.sub(replacement, template)
     return template.strip()
 
 

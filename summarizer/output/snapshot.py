@@ -94,14 +94,15 @@ def _pattern_rows(engine: Engine, soft: bool) -> list[tuple[str, int, int, int, 
 
 
 def _keys(engine: Engine, clean: Scrubbed, key: re.Pattern[str]) -> tuple[tuple[int, str], ...]:
-    """Every row that matches ``key`` (a commit line, a status row), at its first occurrence."""
-    seen: set[bytes] = set()
-    rows = []
+    """Every row that matches ``key`` (a commit line, a status row), at its first occurrence: one
+    per table entry, and every commit line (their keys fold the hash, so the engine lists them)."""
+    rows = {r.first: r.sample for r in engine.templates.values() if key.match(decode_line(r.text(200)))}
+    seen = set(rows.values())
     for n, raw in engine.key_rows:
         if raw not in seen and key.match(decode_line(raw[:200].translate(DIGITS))):
             seen.add(raw)
-            rows.append((n, clean(decode_line(raw))))
-    return tuple(rows)
+            rows[n] = raw
+    return tuple((n, clean(decode_line(raw))) for n, raw in sorted(rows.items()))
 
 
 def take(
