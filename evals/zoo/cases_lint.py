@@ -235,8 +235,18 @@ def mypy_pretty_context(_: Path) -> Made:
 
 @case("pylint_convention_flood")
 def pylint_convention_flood(_: Path) -> Made:
-    work = fresh("pylint_convention_flood")
-    write(work, _py_sources(60, True))
+    return _pylint("pylint_convention_flood", 60)
+
+
+@case("pylint_thousand_conventions")
+def pylint_thousand_conventions(_: Path) -> Made:
+    """About a thousand convention, refactor and warning messages around a handful of errors."""
+    return _pylint("pylint_thousand_conventions", 22)
+
+
+def _pylint(name: str, modules: int) -> Made:
+    work = fresh(name)
+    write(work, _py_sources(modules, True))
     pylint = os.environ.get("ZOO_PYLINT", "/tmp/ob/pyenv/bin/pylint")
     cmd = "pylint --score=n pkg"
     out, rc = run(f"{pylint} --score=n pkg", work)

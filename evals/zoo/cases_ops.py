@@ -115,10 +115,19 @@ def _repo(name: str, files: int) -> Path:
 
 @case("git_merge_many_automerge")
 def git_merge_many_automerge(_: Path) -> Made:
-    work = _repo("git_merge_many_automerge", 300)
-    conflicted = {17, 88, 140, 251}
+    return _merge("git_merge_many_automerge", 300, {17, 88, 140, 251})
+
+
+@case("git_merge_automerge_8k")
+def git_merge_automerge_8k(_: Path) -> Made:
+    """An 8k-token output that is 95%+ one line shape (``Auto-merging <file>``) around a few conflicts."""
+    return _merge("git_merge_automerge_8k", 1000, {41, 377, 702, 958})
+
+
+def _merge(name: str, files: int, conflicted: set[int]) -> Made:
+    work = _repo(name, files)
     _git(work, "git checkout -q -b feature")
-    for n in range(300):
+    for n in range(files):
         p = work / f"src/module_{n:03d}.py"
         lines = p.read_text().splitlines()
         lines[2] = f"value_2 = 'feature {n}'"
@@ -127,7 +136,7 @@ def git_merge_many_automerge(_: Path) -> Made:
         p.write_text("\n".join(lines) + "\n")
     _git(work, "git commit -q -am 'feature: rename values'")
     _git(work, "git checkout -q main")
-    for n in range(300):
+    for n in range(files):
         p = work / f"src/module_{n:03d}.py"
         lines = p.read_text().splitlines()
         lines[27] = f"value_27 = 'main {n}'"

@@ -7,7 +7,8 @@ Each generator (``cases_*.py``) writes its sources into ``$ZOO_WORK`` (default
 ``/tmp/zoo-work``), runs the tool, and derives the truth from the tool's machine-readable mode
 or from what it planted. Needs: gcc/g++, valgrind, cargo, javac + Debian's junit4, go,
 shellcheck, perl's prove, postgres (initdb/pg_ctl, run as the postgres user), nginx,
-redis-server, git, apt-get, npm, and a venv with pytest, mypy, ruff, pylint (``ZOO_PYTEST``,
+redis-server, git, apt-get, npm, cppcheck, clang-tidy, yamllint, php, ruby, terraform,
+sqlite3, and a venv with pytest, mypy, ruff, pylint (``ZOO_PYTEST``,
 ``ZOO_MYPY``, ``ZOO_RUFF``, ``ZOO_PYLINT``, ``ZOO_PIP``) and node_modules with eslint and vitest
 (``ZOO_NODE_MODULES``, ``ZOO_ESLINT``).
 """
@@ -21,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cases_build  # noqa: F401  (each module registers its cases)
+import cases_fresh  # noqa: F401
 import cases_lint  # noqa: F401
 import cases_ops  # noqa: F401
 import cases_runtime  # noqa: F401

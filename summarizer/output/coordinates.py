@@ -88,7 +88,7 @@ _DOCKER = lazy(
 _HARD = lazy(
     r"\b(?:[Ee]rror|ERROR|ERRORS|ERR!|FAIL|FAILED|FAILURE|FATAL|[Ff]atal|PANIC|[Pp]anic(?:ked)?)\b"
     r"|\w(?:Error|Exception|Exit|Interrupt|Fault)\b|\b[Ee]xception\b|\bTraceback\b"
-    r"|\b[Ff]ail(?:ed|ure|ing|s)?\b|\bnot ok\b|[✗✘✖❌×]|\b[Aa]ssert(?:ion)?\w*\b"
+    r"|\b[Ff]ail(?:ed|ure|ing|s)?\b|\bnot ok\b|[✗✘✖❌×]|\b[Aa]ssert(?!ions\b)\w*\b"
     r"|[Ss]egmentation fault|core dumped|\b[Aa]bort(?:ed|ing)?\b|\bnot remade\b|\bUnhandled\b"
     r"|\bundefined reference\b"
     r"|\bcannot find symbol\b|\bunresolved\b|\bno such file\b|\bNo such file\b|\bnot found\b"

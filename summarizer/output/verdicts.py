@@ -65,13 +65,15 @@ def first_error(coords: list[Kept], shape: str | None = None) -> Kept | None:
     errors = [c for c in usable if c.kind in _FIRSTERROR_KINDS and not _banner(c, usable)]
     found = [c for c in errors if not _verdict_line(c)]
     progress = [c for c in errors if _PROGRESS.match(c.text.strip())]
+    located = [c for c in usable if c.kind in _FALLBACK_KINDS]
+    # A failing test's block says how it failed: its first error line, or else its location.
+    inside = sorted(found + located, key=lambda c: c.line)
     if progress and (not found or progress[0].line < _pick(found).line):
         # The first test to fail, by the runner's progress line: its block says how it failed.
         block = _block_of(progress[0], found)
-        return _inside_test(block, found) if block else _pick(found) if found else progress[0]
+        return _inside_test(block, inside) if block else _pick(found) if found else progress[0]
     if found:
-        return _inside_test(_pick(found), found)
-    located = [c for c in usable if c.kind in _FALLBACK_KINDS]
+        return _inside_test(_pick(found), inside)
     if located:
         defects = [c for c in located if _DEFECT.search(_message(c, usable))]
         return _headed(_pick(defects or located), usable)
@@ -122,9 +124,18 @@ _PROGRESS = lazy(
 )
 
 
+# A line that only says a file failed ("Error while processing src/a.c.", "Errors parsing b.php"):
+# the located error in that file says what failed.
+_FILE_VERDICT = re.compile(
+    r"^\W*(?:errors?|failed|failures?)\b(?: [a-z]+){0,2} \S+\.\w{1,8}\.?$", re.IGNORECASE
+)
+
+
 def _verdict_line(coord: Kept) -> bool:
     text = coord.text.strip()
-    return bool(_EXIT_STATUS.match(text) or _TALLY.search(text) or _PROGRESS.match(text))
+    return bool(
+        _EXIT_STATUS.match(text) or _TALLY.search(text) or _PROGRESS.match(text) or _FILE_VERDICT.match(text)
+    )
 
 
 # Search hits ("path:line:text") and commit lines are what the command was asked to show: an error
@@ -184,17 +195,20 @@ def _banner(coord: Kept, coords: list[Kept]) -> bool:
     return not any(c.location or c.kind == "frame" for c in near) and bool(later)
 
 
-def _inside_test(first: Kept, found: list[Kept]) -> Kept:
-    """A failing test's header stands for its failure only when its block names no error line."""
+def _inside_test(first: Kept, inside: list[Kept]) -> Kept:
+    """A failing test's header stands for its failure only when its block names no error line
+    (nor, failing that, a location: minitest's ``TestX#test_a [test/x.rb:33]:`` under ``1) Failure:``)."""
     if first.kind != "failing_test":
         return first
-    for coord in found:
+    block = []
+    for coord in inside:
         if coord.line <= first.line:
             continue
         if coord.kind == "failing_test":
             break
-        return coord
-    return first
+        block.append(coord)
+    errors = [c for c in block if c.kind not in _FALLBACK_KINDS]
+    return (errors or block or [first])[0]
 
 
 def test_of(first: Kept, coords: list[Kept]) -> str | None:
@@ -209,10 +223,13 @@ def test_of(first: Kept, coords: list[Kept]) -> str | None:
             header = coord
     if header is None or first.line - header.line > _TEST_BLOCK_LINES:
         return None
-    return failing_test_name(header.text)
+    name = failing_test_name(header.text)
+    # minitest's "1) Failure:" names no test: the block's own first line does.
+    return None if name is None or name.lower().rstrip(":") in _NOT_NAMES else name
 
 
 _TEST_BLOCK_LINES = 200
+_NOT_NAMES = frozenset({"failure", "failures", "error", "errors", "failed", "fail"})
 
 
 def _heads_a_failure(coord: Kept) -> bool:

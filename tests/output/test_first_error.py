@@ -95,3 +95,18 @@ def test_exit_status_and_tally_yield_to_a_located_failure() -> None:
     assert first.line == 5
     # With nothing else, the verdict is still worth naming.
     assert first_error(coords[:2]) == coords[0]
+
+
+def test_a_failures_block_names_its_location_when_it_has_no_error_line(run: Run) -> None:
+    """minitest: ``1) Failure:`` heads a block whose first line is the test and its location; the
+    timing line ("12 assertions/s") counts assertions, it is no failure."""
+    result = run(fixture_bytes("real_minitest_verbose_fail.txt"), target=100)
+    assert result.first_error is not None
+    assert result.first_error.text == "TestNumbers#test_rounds_9 [test/test_numbers.rb:41]:"
+
+
+def test_a_line_that_only_says_a_file_failed_yields_to_the_located_error(run: Run) -> None:
+    """clang-tidy prints ``Error while processing <file>.`` first; the located error says what failed."""
+    result = run(fixture_bytes("real_clang_tidy_error.txt"), target=150)
+    assert result.first_error is not None
+    assert "src/t1.c:6:12: error: use of undeclared identifier 'undeclared_count'" in result.first_error.text
