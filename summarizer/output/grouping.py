@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 
 from summarizer.core.lazyre import lazy
 from summarizer.core.records import field, record
@@ -27,6 +28,7 @@ __all__ = [
     "factor",
     "group_warnings",
     "merge_numeric",
+    "merge_records",
     "render_groups",
     "source_file",
 ]
@@ -177,6 +179,82 @@ def merge_numeric(coords: Sequence[Kept], *, min_count: int = 6) -> tuple[list[K
         last = max(c.last_line or c.line for c in members)
         varying = f"; varying: {' | '.join(ranges[:6])}" if ranges else ""
         notes[members[0].line] = f"  [×{total:,} like this, lines {members[0].line}…{last}{varying}]"
+        dropped.update(c.line for c in members[1:])
+    return [c for c in coords if c.line not in dropped], notes
+
+
+# A record's shape: digits and lower-case hex folded (ids, hashes, numbers), runs of them one mark.
+_ID_FOLD = str.maketrans("0123456789abcdef", "################")
+_ID_RUNS = lazy(r"#+")
+_LOCATION_IN_TEXT = lazy(r"[\w.~+@/\\-]*\w\.[A-Za-z]\w{0,7}:\d+(?::\d+)?")
+
+
+# A request or trace id: hex with letters and digits (a hash, a UUID's group), 8 or more long.
+_REQUEST_ID = lazy(r"(?<![\w-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{8,}(?![\w])")
+
+
+def _by_request(members: Sequence[Kept]) -> bool:
+    """True when every record carries its own request id: the same failure, met by many requests.
+
+    Records that differ only in a name or a number (``volume vol7``, ``state 6``) are different
+    failures, each shown whole.
+    """
+    ids = [tuple(_REQUEST_ID.findall(c.text[:400])) for c in members]
+    return all(ids) and len(set(ids)) == len(ids)
+
+
+def _record_shape(text: str) -> str:
+    return _ID_RUNS.sub("#", text[:400].translate(_ID_FOLD))
+
+
+def _lines_list(lines: list[int]) -> str:
+    steps = {b - a for a, b in pairwise(lines)}
+    if len(lines) > 2 and len(steps) == 1:
+        return f"lines {lines[0]}…{lines[-1]} (every {steps.pop()})"
+    return "lines " + ", ".join(map(str, lines))
+
+
+def merge_records(
+    coords: Sequence[Kept], limit: int, *, min_count: int = 6
+) -> tuple[list[Kept], dict[int, str]]:
+    """Fold error *records* of one template (they differ in ids, numbers, times) into their first,
+    when the error records alone hold more than ``limit`` characters (biggest templates first).
+
+    A log that repeats one failure with a new trace id, time and latency each time would otherwise
+    print every record whole, far past the target. The first stays whole; its note gives the count,
+    every record's line (each one can be restored), the range of each varying number and every
+    distinct location the records name (``orbit.js:266:30 240:54``), so no failure's coordinate is
+    lost. Records that fit are all shown whole, and tool output (lines without a timestamp) is
+    never folded: there each error line is its own failure.
+    """
+    shapes: dict[str, list[Kept]] = {}
+    for coord in coords:
+        if coord.kind == "error" and coord.timestamp is not None:
+            shapes.setdefault(_record_shape(coord.text), []).append(coord)
+    size = sum(len(c.text) for members in shapes.values() for c in members)
+    notes: dict[int, str] = {}
+    dropped: set[int] = set()
+    for members in sorted(shapes.values(), key=lambda m: -sum(len(c.text) for c in m)):
+        if size <= limit or len(members) < min_count or not _by_request(members):
+            continue
+        size -= sum(len(c.text) for c in members[1:])
+        columns = [_NUM.findall(c.text[:400]) for c in members]
+        ranges = []
+        for values in zip(*columns, strict=False):
+            if len(set(values)) > 1:
+                nums = [float(v) for v in values]
+                ranges.append(f"{min(nums):g}…{max(nums):g}")
+        located: dict[str, list[str]] = {}
+        for coord in members:
+            for found in _LOCATION_IN_TEXT.findall(coord.text):
+                file, _, place = found.partition(":")
+                if place not in located.setdefault(file, []):
+                    located[file].append(place)
+        total = sum(c.count for c in members)
+        varying = f"; varying: {' | '.join(ranges[:6])}" if ranges else ""
+        places = "; at: " + "; ".join(f"{f}:{' '.join(p)}" for f, p in located.items()) if located else ""
+        lines = _lines_list(sorted(c.line for c in members))
+        notes[members[0].line] = f"  [×{total:,} like this, {lines}{varying}{places}]"
         dropped.update(c.line for c in members[1:])
     return [c for c in coords if c.line not in dropped], notes
 

@@ -20,7 +20,14 @@ from collections.abc import Callable
 
 from summarizer.core.records import record
 from summarizer.output.compact import Messages, body_line
-from summarizer.output.grouping import factor, group_warnings, merge_numeric, render_groups, source_file
+from summarizer.output.grouping import (
+    factor,
+    group_warnings,
+    merge_numeric,
+    merge_records,
+    render_groups,
+    source_file,
+)
 from summarizer.output.header import Verdict, header_lines, restore_hint
 from summarizer.output.kept import Kept, KeptPattern, KeptSample, Rendering, estimate_tokens
 from summarizer.output.lines import decode_line, truncate_for_render
@@ -39,6 +46,9 @@ _LEGEND = (
     " above, with these args, 〃 = as the row above; after '@ file': '[N: ]…x' = 'N: file x', no N ="
     " next line, '…(a) (b): m' = one row per location) ---"
 )
+# Error records fold by template when they alone would take more characters than this per token of
+# the target (about the bytes of a token in dense logs).
+_CHARS_PER_TOKEN = 3
 _WARNINGS_TITLE = "--- warnings and notes by (file, code): source lines, output lines, one example ---"
 _PATTERNS_TITLE = "--- repeating patterns (count, line range, one real sample) ---"
 
@@ -205,6 +215,8 @@ def render_snapshot(
     grouped_ids = {id(c) for c in grouped}
     listed = [c for c in snap.coords if id(c) not in grouped_ids] if groups else list(snap.coords)
     listed, merged = merge_numeric(listed)
+    listed, merged_records = merge_records(listed, target * _CHARS_PER_TOKEN)
+    merged.update(merged_records)
     header = header_lines(snap, verdict, groups)
     hint = restore_hint(verdict.restore_id, snap.lines)
     body = _coordinate_rows(snap, listed, merged)
