@@ -109,12 +109,17 @@ def is_form_row(shape: str, text: str) -> bool:
 
 
 def listing_summary(
-    lines: Iterable[str], budget_chars: int, keep: frozenset[int] = frozenset()
+    chunks: Iterable[tuple[int, str | None, int]], budget_chars: int, kept: dict[int, str] | None = None
 ) -> list[str] | None:
-    """A big listing summarised as a listing (lines numbered from 1), within about ``budget_chars``;
-    None when its lines that are not rows do not fit (the engine's rendering groups them).
-    ``keep``: the numbers of lines shown whatever they are (the engine's coordinates)."""
+    """A big listing summarised as a listing, within about ``budget_chars``.
+
+    ``chunks``: (lines before, text of whole lines without the last newline, or None for a chunk
+    left out of the sample, its number of lines). ``kept``: lines shown whatever they are (the
+    engine's coordinates). None when the lines that are not rows do not fit (the engine's
+    rendering groups them)."""
     tally = ListingTally()
-    for n, line in enumerate(lines, 1):
-        tally.add(n, line, kept=n in keep)
+    kept = kept or {}
+    tally.other.extend(kept.items())
+    for n0, text, lines_in in chunks:
+        tally.add_chunk(n0, text, lines_in, kept)
     return tally.summary(budget_chars)

@@ -17,6 +17,9 @@ calls a row an error.
 from __future__ import annotations
 
 from collections import Counter, deque
+from collections.abc import Iterable
+from itertools import compress
+from operator import itemgetter, methodcaller, not_
 
 from summarizer.core.lazyre import lazy
 from summarizer.core.records import record
@@ -49,7 +52,18 @@ _SECTION = lazy(r"^(?P<dir>\S(?:.*\S)?):$")
 _TOTAL = lazy(r"^total \d+(?:[.,]\d+)?[KMGTPk]?$")
 # The extension, past a version tail: libz.so.1.2.13 is a .so, app.log.1 a .log.
 _EXT = lazy(r"(\.[A-Za-z][A-Za-z0-9_+-]{0,9})(?:\.\d[\w.-]*)?$")
-_KIND_WORD = {"-": "files", "d": "dirs", "l": "links"}
+_KIND_WORD = {"-": "files", "d": "dirs", "l": "links", "?": "entries"}
+# A whole chunk of rows at once, in C: (kind, name) of every ls -l / find -ls row; every bare path.
+_LONG_ROWS = lazy(
+    r"(?m)^[ \t]*(?:\d+[ \t]+\d+[ \t]+)?([-dlcbpsDL?])[rwxsStTl-]{9}[.+@]?[ \t]+\d+[ \t]+"
+    r"\S+[ \t]+(?:\S+[ \t]+)?(?:\d+(?:,[ \t]*\d+)?|[\d.,]+[KMGTPk]?)[ \t]+"
+    + _DATE.replace(r"\s", "[ \t]")
+    + r" ([^\n]*)$"
+)
+_BARE_ROWS = lazy(r"(?m)^([^\s:][^:\t\n]*)$")
+_RPARTITION_SLASH = methodcaller("rpartition", "/")
+_RPARTITION_DOT = methodcaller("rpartition", ".")
+_NOT = not_
 
 
 @record(frozen=True)
@@ -203,7 +217,86 @@ class ListingTally:
         self.other: list[tuple[int, str]] = []
         self.other_more = 0
         self.dirs_more = 0
+        self.skipped = 0
         self._section = ""
+
+    def add_chunk(self, n0: int, text: str | None, lines_in: int, kept: dict[int, str]) -> None:
+        """Count the lines of ``text`` (line ``n0 + 1`` first): a chunk of rows of one format is
+        counted in C; anything else (a line that is not a row, ls -R) line by line. ``text`` None:
+        a chunk of ``lines_in`` lines left out of the sample. ``kept`` lines (the engine's
+        coordinates, already listed) are not counted."""
+        if text is None:
+            self.skipped += lines_in
+            self.lines = n0 + lines_in
+            return
+        lines = text.split("\n")
+        if not any(n0 < k <= n0 + len(lines) for k in kept) and self._fast(n0, lines, text):
+            return
+        for offset, line in enumerate(lines, 1):
+            if n0 + offset not in kept:
+                self.add(n0 + offset, line)
+        self.lines = n0 + len(lines)
+
+    def _fast(self, n0: int, lines: list[str], text: str) -> bool:
+        long = _LONG_ROWS.findall(text)
+        if len(long) == len(lines):
+            kinds = list(map(itemgetter(0), long))
+            names = list(map(itemgetter(1), long))
+            for index in [i for i, kind in enumerate(kinds) if kind == "l"]:
+                names[index] = names[index].split(" -> ", 1)[0]
+        else:
+            names = _BARE_ROWS.findall(text)
+            if len(names) != len(lines) or not text:
+                return False
+            kinds = ["?"] * len(names)
+        self.kinds.update(kinds)
+        parts = list(map(_RPARTITION_SLASH, names))
+        self._count_dirs(map(itemgetter(0), parts))
+        self._count_exts(kinds, list(map(itemgetter(2), parts)))
+        self.rows += len(lines)
+        self.lines = n0 + len(lines)
+        for offset, line in enumerate(lines[: max(self.keep_rows - len(self.first), 0)], 1):
+            self.first.append((n0 + offset, line))
+        start = max(len(self.first) - n0, len(lines) - self.keep_rows, 0)
+        self.last.extend((n0 + i + 1, lines[i]) for i in range(start, len(lines)))
+        return True
+
+    def _count_dirs(self, folders: Iterable[str]) -> None:
+        """Rows per directory (``rpartition``'s head: no trailing slash), new ones up to the cap."""
+        if self._section:
+            section = self._section
+            folders = ((section + f if f else section).rstrip("/") for f in folders)
+        if len(self.dirs) < self.max_dirs:
+            self.dirs.update(folders)
+            return
+        counted = Counter(folders)
+        known = {d: c for d, c in counted.items() if d in self.dirs}
+        self.dirs.update(known)
+        self.dirs_more += sum(counted.values()) - sum(known.values())
+
+    def _count_exts(self, kinds: list[str], bases: list[str]) -> None:
+        """Rows per extension: the base's last dot part, looked at closer only when it is a version."""
+        split = list(map(_RPARTITION_DOT, bases))
+        dotted = compress(
+            zip(kinds, map(bool, map(itemgetter(0), split)), map(itemgetter(2), split), strict=True),
+            map(itemgetter(1), split),
+        )
+        counted = Counter(dotted)
+        plain = Counter(compress(kinds, map(_NOT, map(itemgetter(1), split))))
+        for kind, count in plain.items():
+            self.exts["/" if kind == "d" else ""] += count
+        versions = {tail for (_, stem, tail) in counted if tail[:1].isdigit()}
+        if versions:
+            for kind, base in zip(kinds, bases, strict=True):
+                if kind != "d" and base.rpartition(".")[2] in versions:
+                    self.exts[Row(base, kind).extension] += 1
+        for (kind, stem, tail), count in counted.items():
+            if kind == "d":
+                self.exts["/"] += count
+            elif not stem:
+                self.exts[""] += count  # a dot file: .bashrc
+            elif not tail[:1].isdigit():
+                self.exts["." + tail] += count
 
     def add(self, n: int, line: str, *, kept: bool = False) -> None:
         """Count line ``n`` (1-based) of the listing; a ``kept`` line (one the engine kept as a
@@ -226,7 +319,7 @@ class ListingTally:
             return
         self.rows += 1
         self.kinds[row.kind] += 1
-        directory = self._section + row.directory if self._section else row.directory
+        directory = (self._section + row.directory if self._section else row.directory).rstrip("/")
         if directory in self.dirs or len(self.dirs) < self.max_dirs:
             self.dirs[directory] += 1
         else:
@@ -241,13 +334,19 @@ class ListingTally:
         """The summary's lines within about ``budget_chars``: every line that is not a row (where a
         listing's failures are), the first and last rows, then the directory and extension counts
         in what is left. None when the lines that are not rows alone do not fit (or past the cap)."""
-        other = [f"{n}: {line}" for n, line in self.other]
+        other = [f"{n}: {line}" for n, line in sorted(self.other)]
         left = budget_chars - sum(len(o) + 1 for o in other)
         if self.other_more or left < budget_chars // 4:
             return None
         kinds = ", ".join(f"{count:,} {_KIND_WORD.get(k, 'other')}" for k, count in self.kinds.most_common())
         dirs = len(self.dirs) + (self.dirs_more > 0)
         out = [f"listing: {self.rows:,} rows ({kinds}) in {dirs:,} directories"]
+        if self.skipped:
+            share = self.rows / (self.rows + self.skipped)
+            out = [
+                f"listing: {self.rows + self.skipped:,} lines; counted in a sample of {share:.0%} of them"
+                f" (1 MB blocks, evenly spread): {self.rows:,} rows ({kinds}) in {dirs:,} directories"
+            ]
         for keep in range(self.keep_rows, 0, -1):
             rows = [f"{n}: {line[:300]}" for n, line in self.first[:keep]]
             if self.last:
@@ -256,7 +355,7 @@ class ListingTally:
                 break
         left -= sum(len(r) + 1 for r in rows)
         half = max(left // 2, 160)
-        out.append(_counted("rows per directory", self.dirs, half, "(top level)"))
+        out.append(_counted("rows per directory", self.dirs, half, "(top level)", "/"))
         out.append(_counted("rows per extension", self.exts, half, "(none)"))
         out += ["first and last rows:", *rows]
         if other:
@@ -264,12 +363,12 @@ class ListingTally:
         return out
 
 
-def _counted(title: str, counts: Counter[str], budget_chars: int, empty: str) -> str:
+def _counted(title: str, counts: Counter[str], budget_chars: int, empty: str, suffix: str = "") -> str:
     parts: list[str] = []
     used = len(title) + 2
     shown = 0
     for key, count in counts.most_common():
-        part = f"{key or empty} {count:,}"
+        part = f"{key + suffix if key else empty} {count:,}"
         if used + len(part) + 3 > budget_chars and shown:
             break
         parts.append(part)

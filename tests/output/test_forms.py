@@ -152,7 +152,7 @@ def test_a_big_listing_is_summarised_as_a_listing(store: OriginalStore) -> None:
 
 def test_listing_summary_counts_match_the_rows() -> None:
     rows = [f"/srv/a/file{i}.py" for i in range(30)] + [f"/srv/b/x{i}.so.1" for i in range(10)]
-    out = listing_summary(rows, 4_000)
+    out = listing_summary([(0, "\n".join(rows[:25]), 25), (25, "\n".join(rows[25:]), 15)], 4_000)
     assert out is not None
     assert "rows per directory: /srv/a/ 30 · /srv/b/ 10" in out
     assert "rows per extension: .py 30 · .so 10" in out
