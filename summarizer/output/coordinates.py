@@ -276,16 +276,25 @@ def _level(text: str) -> tuple[str, int, int] | None:
 
 
 def classify_template(template: str) -> LineClass:
-    """Classify one line template (digits already replaced by ``#``)."""
+    """Classify one line template (digits already replaced by ``#``): the first rule that applies."""
     if not template or template.isspace():
         return _PLAIN
+    low = template.lower()
+    runner = _runner_class(template, low)
+    if runner is not None:
+        return runner
+    record = _record_class(template, low)
+    return record if record is not None else _tool_class(template, low)
+
+
+def _runner_class(template: str, low: str) -> LineClass | None:
+    """Test runners, listings, summaries, version control, HTTP requests, coreutils diagnostics."""
     if formats.is_announcement(template):
         return LineClass(PASS, "announce")
     if formats.is_pass_line(template):
         return LineClass(PASS)
     if rules.LISTING.match(template):
         return _LISTED
-    low = template.lower()
     special = formats.special_kind(template, low)
     if special is not None:
         return LineClass(COORD, special)
@@ -300,6 +309,11 @@ def classify_template(template: str) -> LineClass:
         return LineClass(HTTP, "http", request.end(), bool(_RECORD.match(template)))
     if ": " in template[:40] and rules.PROG_DIAG.match(template):
         return LineClass(COORD, "diagnostic")
+    return None
+
+
+def _record_class(template: str, low: str) -> LineClass | None:
+    """Log records: an alert tag or the level decides; a level-less record with an error word is soft."""
     record = bool(_RECORD.match(template))
     level = _level(template) if record or template[:1].isalpha() else None
     if record and _ALERT_TAG.match(template):
@@ -324,11 +338,15 @@ def classify_template(template: str) -> LineClass:
         if _hard(template, low) or _warn(low, template):
             return LineClass(SOFT, "soft", 0, True)
         return LineClass(PLAIN, "", 0, True)
+    return None
+
+
+def _tool_class(template: str, low: str) -> LineClass:
+    """Tool output that is not a record: frames, locations, error and warning words."""
     if formats.is_frame(template):
         return LineClass(FRAME, "frame")
     if " " not in template and rules.PATH_ONLY.match(template):
         return _PLAIN  # a file listing's path is never an error, whatever its name says
-
     if template[:1] in (" ", "I", "f") and rules.INCLUDE.match(template) and _location(template):
         return LineClass(COORD, "include")
     located = _LOCATION.search(template) if "#" in template else None

@@ -403,21 +403,11 @@ class Engine:
 
     # -- slow path: coordinates, frames, blocks -------------------------------------------------
     def _slow(self, n: int, raw: bytes, rec: TemplateStat, full: int | None) -> None:
+        """One line that is special or inside an open block: blocks first, then its class."""
         template = raw[:MAX_TEMPLATE_BYTES].translate(DIGITS)
         cls = rec.cls
-        lc = rec.lc
-        text = None
-        if self.ctx.busy and cls != NOISE:
-            self.ctx.next_line(n, raw)
-        if self._items is not None and self._in_items(n, raw):
+        if self._continues(n, raw, cls):
             return
-        if self._failure is not None and self._in_failure(n, raw, cls):
-            return
-        if self._trace is not None:
-            if cls == co.FRAME or (cls != co.COORD and _SOURCE_LINE.match(text := decode_line(raw[:4096]))):
-                self._trace.add(n, text if text is not None else decode_line(raw[:4096]), cls == co.FRAME)
-                return
-            self._close_trace()
         if self._expect_exception and raw.strip():
             self._expect_exception = False
             if cls != co.FRAME:
@@ -428,17 +418,31 @@ class Engine:
             self._trace = TraceBlock(start_line=n)
             self._trace_is_python = self._saw_traceback
             self._trace.add(n, decode_line(raw[:4096]), True)
-            return
-        if cls == co.HTTP:
-            self._http(n, raw, template, lc.header_end)
-            return
-        if cls == co.HEADER:
-            if lc.kind == "section":
+        elif cls == co.HTTP:
+            self._http(n, raw, template, rec.lc.header_end)
+        elif cls == co.HEADER:
+            if rec.lc.kind == "section":
                 self.in_passes = b"PASSES" in raw
-                return
-            return
-        if cls != co.COORD:
-            return
+        elif cls == co.COORD:
+            self._coordinate(n, raw, template, rec.lc, full)
+
+    def _continues(self, n: int, raw: bytes, cls: int) -> bool:
+        """True when the line belongs to an open block (announced items, a failing test, a trace)."""
+        if self.ctx.busy and cls != NOISE:
+            self.ctx.next_line(n, raw)
+        if self._items is not None and self._in_items(n, raw):
+            return True
+        if self._failure is not None and self._in_failure(n, raw, cls):
+            return True
+        if self._trace is not None:
+            text = None
+            if cls == co.FRAME or (cls != co.COORD and _SOURCE_LINE.match(text := decode_line(raw[:4096]))):
+                self._trace.add(n, text if text is not None else decode_line(raw[:4096]), cls == co.FRAME)
+                return True
+            self._close_trace()
+        return False
+
+    def _coordinate(self, n: int, raw: bytes, template: bytes, lc: co.LineClass, full: int | None) -> None:
         if b"Traceback" in raw:
             self._saw_traceback = True
         if template[:1] == b" " and _ESLINT_LINE.match(decode_line(template[:64])):
