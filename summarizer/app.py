@@ -17,10 +17,14 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+# Not `from typing import TYPE_CHECKING`: `summarizer output` imports this module on its cold path,
+# and typing (like pathlib) is about half of `python -c pass` again (docs/cold-path.md).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
     from summarizer_cache import DiskCache, FailSafeCache, RedisCache
     from summarizer_engram import MemoryBackend
 
@@ -163,7 +167,7 @@ def originals_at(store_dir: str | Path, env: dict[str, str] | os._Environ[str]) 
     """
     from summarizer.output.originals import OriginalStore
 
-    return OriginalStore.configured(Path(store_dir), env)
+    return OriginalStore.configured(store_dir, env)
 
 
 @contextmanager

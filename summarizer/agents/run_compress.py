@@ -13,10 +13,10 @@ ends when the command does), so the ``exit code: N`` line is added to the render
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, BinaryIO, cast
 
 from summarizer.agents.child import ChildOutput, write_all
 
+TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
 if TYPE_CHECKING:
     from summarizer.output.compressor import Plan
     from summarizer.output.kept import Rendering
@@ -128,7 +128,7 @@ def compress_run(
         # light rule (docs/cold-path.md).
         store = app.originals_at(store_dir(os.environ), os.environ)
         plan = plan_for("summarizer run", target, floor, content=content)
-        result = compress_plain(cast("BinaryIO", stream), store, plan)
+        result = compress_plain(stream, store, plan)  # type: ignore[arg-type]
     except OriginalNotStored as failure:
         return _hand_back(failure, stream, child, streamed or 0)
     except SummarizerError as exc:

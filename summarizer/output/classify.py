@@ -7,13 +7,13 @@ each tool family's markers (see :data:`summarizer.output.formats.FAMILIES`).
 
 from __future__ import annotations
 
-from typing import Literal
-
 from summarizer.core.records import record
 
-__all__ = ["Classification", "FamilyCounts", "decide"]
+TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
+if TYPE_CHECKING:
+    from summarizer.output.models import Classification
 
-Classification = Literal["BUILD_OUTPUT", "TEST_TRACE", "LOG_DUMP", "CONTAINER_LOG", "MIXED"]
+__all__ = ["FamilyCounts", "decide"]
 
 
 @record

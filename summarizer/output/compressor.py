@@ -20,8 +20,6 @@ through up to 10,000 tokens. A test run where every test passed collapses to its
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, BinaryIO, Literal
-
 from summarizer.core.records import record, replace
 from summarizer.core.scrub import KeyBlocks
 from summarizer.output.classify import decide
@@ -45,7 +43,10 @@ from summarizer.output.shape import VCS_KEY, Shape
 from summarizer.output.snapshot import Scrubbed, Snapshot, take
 from summarizer.output.verdicts import all_pass
 
+TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
 if TYPE_CHECKING:
+    from typing import BinaryIO, Literal
+
     from summarizer.output.models import OutputOptions, OutputResult
 
 __all__ = ["Plan", "compress", "compress_plain", "resolve_target"]

@@ -12,11 +12,12 @@ secrets like everything else that leaves the process, and a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, BinaryIO, NoReturn
-
 from summarizer.core.errors import InputError, StorageError
 
+TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
 if TYPE_CHECKING:
+    from typing import BinaryIO, NoReturn
+
     from summarizer.output.compressor import Plan
     from summarizer.output.kept import Rendering
     from summarizer.output.originals import OriginalNotStored, OriginalStore

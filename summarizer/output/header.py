@@ -9,13 +9,12 @@ pass-through results report the same verdicts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from summarizer.core.records import record
 from summarizer.output import verdicts
 from summarizer.output.kept import Kept, KeptPattern, KeptSample, Rendering
 from summarizer.output.runners import RunCounts
 
+TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
 if TYPE_CHECKING:
     from summarizer.output.grouping import WarningGroup
     from summarizer.output.snapshot import Snapshot

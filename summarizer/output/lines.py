@@ -13,7 +13,6 @@ original input (1-based), which is what ``summarizer restore --lines A:B`` print
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Protocol
 
 from summarizer.core.lazyre import lazy
 from summarizer.core.records import record
@@ -44,10 +43,14 @@ _ANSI_S = lazy(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1
 _CONTROL = bytes(range(32)).replace(b"\t", b"").replace(b"\n", b"").replace(b"\r", b"")
 
 
-class Readable(Protocol):
-    """Anything with a binary ``read(size)``."""
+TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
+if TYPE_CHECKING:
+    from typing import Protocol
 
-    def read(self, size: int = -1, /) -> bytes: ...
+    class Readable(Protocol):
+        """Anything with a binary ``read(size)``."""
+
+        def read(self, size: int = -1, /) -> bytes: ...
 
 
 @record(frozen=True)

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from summarizer.core.records import asdict
-from summarizer.output.classify import Classification
 from summarizer.output.kept import DEFAULT_BUDGET, DEFAULT_FLOOR, DEFAULT_THRESHOLD, Rendering
+
+# Here, not in classify.py, which the cold path imports: a Literal needs typing at run time.
+Classification = Literal["BUILD_OUTPUT", "TEST_TRACE", "LOG_DUMP", "CONTAINER_LOG", "MIXED"]
 
 __all__ = [
     "DEFAULT_BUDGET",

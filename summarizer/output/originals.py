@@ -15,7 +15,7 @@ and ``restore`` say that the original was not kept.
 
 Writers lock their partial file (``flock``) for as long as they write: maintenance removes the
 partials of killed runs, never a live writer's. The module uses the standard library only (no
-``tempfile``, no ``pathlib`` work on the write path beyond what callers pass in) because
+``tempfile``, and ``pathlib`` only on the read side) because
 ``summarizer run`` and ``summarizer output`` import it on their cold path.
 
 When the store cannot be written (the directory is unusable, the disk fills up part-way), the
@@ -34,15 +34,16 @@ import io
 import os
 import time
 from collections.abc import Iterator
-from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO
 
 from summarizer.core.errors import InputError, NotFound, StorageError
 from summarizer.output import originals_retention as retention
 
+TYPE_CHECKING = False  # not typing's: it is imported on the cold path
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from pathlib import Path
     from types import TracebackType
+    from typing import BinaryIO
 
     _Committed = Callable[[str, int, bool], None]  # the writer's commit callback: (id, size, dropped)
 
@@ -138,15 +139,16 @@ class OriginalWriter:
     """
 
     def __init__(
-        self, directory: Path, limit: int | None = None, on_commit: _Committed | None = None
+        self, directory: str | os.PathLike[str], limit: int | None = None, on_commit: _Committed | None = None
     ) -> None:
+        folder = os.fspath(directory)
         try:
-            directory.mkdir(parents=True, exist_ok=True)
-            fd, name = _partial_file(str(directory))
+            os.makedirs(folder, exist_ok=True)
+            fd, name = _partial_file(folder)
         except OSError as exc:
-            raise OriginalNotStored(f"cannot write to {str(directory)!r}: {exc.strerror or exc}") from exc
-        self._dir = directory
-        self._tmp = Path(name)
+            raise OriginalNotStored(f"cannot write to {folder!r}: {exc.strerror or exc}") from exc
+        self._dir = folder
+        self._tmp = name
         self._file = os.fdopen(fd, "r+b", buffering=0)
         self._hash = hashlib.sha256()
         self._failed = False
@@ -191,7 +193,7 @@ class OriginalWriter:
         self.dropped = True
         self._file.close()
         with contextlib.suppress(OSError):
-            self._tmp.unlink()
+            os.unlink(self._tmp)
 
     def _write_some(self, data: memoryview) -> int:
         """One write(2): the kernel may take only part of ``data`` (a disk about to fill does)."""
@@ -205,14 +207,15 @@ class OriginalWriter:
                 f"not stored: {self.size:,} bytes is over the per-input limit of {self._limit:,} "
                 "bytes, SUMMARIZER_ORIGINALS_MAX_BYTES"
             )
-            retention.record_eviction(str(self._dir), [(digest, reason)], time.time())
+            retention.record_eviction(self._dir, [(digest, reason)], time.time())
             if self._on_commit is not None:
                 self._on_commit(digest, self.size, True)
             return digest
-        final = self._dir / digest
+        final = os.path.join(self._dir, digest)
         try:
-            if final.exists():
-                self._tmp.unlink(missing_ok=True)
+            if os.path.exists(final):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(self._tmp)
                 os.utime(final)  # used again: least recently used counts from now
             else:
                 os.replace(self._tmp, final)
@@ -228,14 +231,15 @@ class OriginalWriter:
         if self._failed or self.dropped:
             return  # the partial file now belongs to the ReadSoFar handed out with the error
         self._file.close()
-        self._tmp.unlink(missing_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self._tmp)
 
     def _fail(self, exc: OSError, *, tail: bytes, written: int) -> OriginalNotStored:
         self._failed = True
         with contextlib.suppress(OSError):
-            self._tmp.unlink()
+            os.unlink(self._tmp)
         size = self.size + written
-        reason = f"writing to {str(self._dir)!r} failed after {size:,} bytes: {exc.strerror or exc}"
+        reason = f"writing to {self._dir!r} failed after {size:,} bytes: {exc.strerror or exc}"
         return OriginalNotStored(reason, ReadSoFar(self._file, size, tail))
 
 
@@ -294,25 +298,36 @@ class OriginalStore:
     commit was over the per-input limit: ``(id, size)``.
     """
 
-    def __init__(self, directory: Path, policy: retention.RetentionPolicy | None = None) -> None:
-        self.directory = directory
+    def __init__(
+        self, directory: str | os.PathLike[str], policy: retention.RetentionPolicy | None = None
+    ) -> None:
+        self._folder = os.fspath(directory)
         self.policy = policy if policy is not None else retention.RetentionPolicy()
         self.dropped: tuple[str, int] | None = None
 
     @classmethod
-    def configured(cls, directory: Path, env: dict[str, str] | os._Environ[str]) -> OriginalStore:
+    def configured(
+        cls, directory: str | os.PathLike[str], env: dict[str, str] | os._Environ[str]
+    ) -> OriginalStore:
         """The store with the policy from the environment; a malformed value is an InputError."""
         try:
             return cls(directory, retention.policy_from_env(env))
         except ValueError as exc:
             raise InputError(str(exc)) from None
 
+    @property
+    def directory(self) -> Path:
+        """The store's directory (pathlib is loaded here, off the write path)."""
+        from pathlib import Path
+
+        return Path(self._folder)
+
     def _refuse_a_link(self) -> str | None:
         """Why the store directory cannot be used, when it is a symbolic link (never followed:
         writes would land, and prune would delete, wherever it points)."""
-        if self.directory.is_symlink():
+        if os.path.islink(self._folder):
             return (
-                f"{str(self.directory)!r} is a symbolic link, which the store never follows; "
+                f"{self._folder!r} is a symbolic link, which the store never follows; "
                 "remove the link or point SUMMARIZER_CACHE_DIR at a real directory"
             )
         return None
@@ -322,9 +337,9 @@ class OriginalStore:
         if reason := self._refuse_a_link():
             raise OriginalNotStored(reason)
         self.dropped = None
-        if retention.due(str(self.directory), self.policy, time.time()):
+        if retention.due(self._folder, self.policy, time.time()):
             self.maintain()
-        return OriginalWriter(self.directory, self.policy.max_input_bytes, self._committed)
+        return OriginalWriter(self._folder, self.policy.max_input_bytes, self._committed)
 
     def _committed(self, restore_id: str, size: int, dropped: bool) -> None:
         if dropped:
@@ -336,30 +351,35 @@ class OriginalStore:
         """Remove orphaned partial files and evict by age and size (everything: all but the newest)."""
         if reason := self._refuse_a_link():
             raise StorageError(f"not pruned: {reason}")
-        return retention.maintain(str(self.directory), self.policy, everything=everything)
+        return retention.maintain(self._folder, self.policy, everything=everything)
 
     def usage(self) -> retention.Usage:
         """How many originals, how many bytes, how many partial files."""
         if reason := self._refuse_a_link():
             raise StorageError(reason)
-        return retention.usage(str(self.directory))
+        return retention.usage(self._folder)
 
     def path(self, restore_id: str) -> Path:
         """The file holding ``restore_id``; a unique prefix of at least 8 hex digits also works."""
+        from pathlib import Path
+
+        return Path(self._file(restore_id))
+
+    def _file(self, restore_id: str) -> str:
         rid = restore_id.strip().lower()
         if not _valid_id(rid):
             raise InputError(f"bad restore id {restore_id!r}; pass the hex id printed by `summarizer output`")
         if reason := self._refuse_a_link():
             raise StorageError(reason)
-        exact = self.directory / rid
-        if exact.is_file():
+        exact = os.path.join(self._folder, rid)
+        if os.path.isfile(exact):
             return exact
-        matches = sorted(self.directory.glob(f"{rid}*")) if self.directory.is_dir() else []
-        matches = [m for m in matches if not m.name.startswith(".")]
+        names = sorted(os.listdir(self._folder)) if os.path.isdir(self._folder) else []
+        matches = [os.path.join(self._folder, n) for n in names if n.startswith(rid)]
         if len(matches) == 1:
             return matches[0]
         if not matches:
-            if (gone := retention.evicted_entry(str(self.directory), rid)) is not None:
+            if (gone := retention.evicted_entry(self._folder, rid)) is not None:
                 full, when, reason = gone
                 stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(when))
                 what = f"was {reason}" if reason.startswith("not stored") else f"was evicted ({reason})"
@@ -368,7 +388,7 @@ class OriginalStore:
                     "output (SUMMARIZER_ORIGINALS_MAX_BYTES and _MAX_AGE set how much is kept)"
                 )
             raise NotFound(
-                f"no stored original {restore_id!r} in {str(self.directory)!r}; "
+                f"no stored original {restore_id!r} in {self._folder!r}; "
                 "compress the output again with `summarizer output`"
             )
         raise InputError(f"restore id {restore_id!r} is ambiguous; give more of its hex digits")
@@ -379,13 +399,14 @@ class OriginalStore:
         The id is the sha256 of the content, so the file is checked against it first: a damaged or
         truncated original is a :class:`StorageError`, never silently returned as if intact.
         """
-        path = self.path(restore_id)
+        path = self._file(restore_id)
+        name = os.path.basename(path)
         with contextlib.suppress(OSError):
             os.utime(path)  # restored: recently used
-        with path.open("rb") as handle:
-            if hashlib.file_digest(handle, "sha256").hexdigest() != path.name:
+        with open(path, "rb") as handle:
+            if hashlib.file_digest(handle, "sha256").hexdigest() != name:
                 raise StorageError(
-                    f"stored original {path.name[:12]!r} is damaged (its bytes no longer match its id); "
+                    f"stored original {name[:12]!r} is damaged (its bytes no longer match its id); "
                     "run `summarizer output` on the source again"
                 )
             handle.seek(0)

@@ -9,7 +9,10 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
-from typing import TextIO
+
+TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
+if TYPE_CHECKING:
+    from typing import TextIO
 
 __all__ = ["SHOW_AFTER", "Progress", "terminal_progress"]
 

@@ -17,7 +17,6 @@ input line: the most frequent templates are weighed by their counts, as in
 from __future__ import annotations
 
 from collections import Counter
-from typing import Literal
 
 from summarizer.core.lazyre import lazy
 from summarizer.core.records import record
@@ -25,11 +24,15 @@ from summarizer.output import coordinates as co
 from summarizer.output import rules
 from summarizer.output.patterns import normalise
 
-__all__ = ["LISTING_ROW", "VCS_KEY", "Shape", "ShapeName", "decide_shape", "is_listing_row"]
+__all__ = ["LISTING_ROW", "VCS_KEY", "Shape", "decide_shape", "is_listing_row"]
 
-ShapeName = Literal[
-    "test", "diagnostics", "listing", "search", "vcs", "repetitive", "records", "trace", "content", "log"
-]
+TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
+if TYPE_CHECKING:
+    from typing import Literal
+
+    ShapeName = Literal[
+        "test", "diagnostics", "listing", "search", "vcs", "repetitive", "records", "trace", "content", "log"
+    ]
 
 # One row of ls -l, find -ls, tar -tv, du, or a bare path: what a listing is made of.
 LISTING_ROW = lazy(

@@ -21,6 +21,8 @@ HEAVY = (
     "summarizer.output.models",
     "dataclasses",  # imports inspect: summarizer.core.records stands in (docs/cold-path.md)
     "inspect",
+    "typing",  # about half of `python -c pass` each: TYPE_CHECKING = False instead
+    "pathlib",
 )
 PROBE = (
     "import atexit, sys\n"
