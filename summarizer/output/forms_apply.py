@@ -14,7 +14,6 @@ Called once by :func:`summarizer.output.compressor.compress_plain` after the sha
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
 
 from summarizer.core.records import replace
 from summarizer.output import verdicts
@@ -23,6 +22,7 @@ from summarizer.output.header import header_lines, restore_hint
 from summarizer.output.kept import DEFAULT_BUDGET, DEFAULT_THRESHOLD, Rendering
 from summarizer.output.lines import strip_ansi
 
+TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
 if TYPE_CHECKING:
     from summarizer.output.header import Verdict
     from summarizer.output.originals import OriginalStore
@@ -81,7 +81,7 @@ def _blocks(store: OriginalStore, restore_id: str) -> Iterator[bytes]:
     """The stored original in blocks of whole lines (the last newline cut). Our own fresh file,
     so no hash check; bounded memory."""
     rest = b""
-    with store.path(restore_id).open("rb") as handle:
+    with open(store.location(restore_id), "rb") as handle:
         while block := handle.read(_READ):
             block = rest + block
             cut = block.rfind(b"\n")

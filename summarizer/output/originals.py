@@ -363,9 +363,10 @@ class OriginalStore:
         """The file holding ``restore_id``; a unique prefix of at least 8 hex digits also works."""
         from pathlib import Path
 
-        return Path(self._file(restore_id))
+        return Path(self.location(restore_id))
 
-    def _file(self, restore_id: str) -> str:
+    def location(self, restore_id: str) -> str:
+        """:meth:`path` as a string, without pathlib (the cold path reads originals back too)."""
         rid = restore_id.strip().lower()
         if not _valid_id(rid):
             raise InputError(f"bad restore id {restore_id!r}; pass the hex id printed by `summarizer output`")
@@ -399,7 +400,7 @@ class OriginalStore:
         The id is the sha256 of the content, so the file is checked against it first: a damaged or
         truncated original is a :class:`StorageError`, never silently returned as if intact.
         """
-        path = self._file(restore_id)
+        path = self.location(restore_id)
         name = os.path.basename(path)
         with contextlib.suppress(OSError):
             os.utime(path)  # restored: recently used

@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate, repeat
 from operator import add
 
+from summarizer.core.lazyre import lazy
 from summarizer.output import rules
 
 __all__ = ["LOCATION_SHAPE", "TRIGGERS", "Prefilter", "fold", "triggered"]
@@ -155,11 +156,11 @@ TRIGGERS: tuple[bytes, ...] = (
 )
 # A location: a name's extension (a letter, then up to 7 word characters of up to 4 bytes each)
 # right before ":N", ":[N" or "(N", over the shape fold.
-LOCATION_SHAPE = re.compile(rb"\.[a#][a#]{0,28}(?::\[?#|\(#)")
+LOCATION_SHAPE = lazy(rb"\.[a#][a#]{0,28}(?::\[?#|\(#)")
 # An alert-tagged record (BGL, Thunderbird): an upper-case tag, then an epoch, over the line key.
-_ALERT = re.compile(rb"^[A-Z][A-Z#_]{2,} #{6,} ")
+_ALERT = lazy(rb"^[A-Z][A-Z#_]{2,} #{6,} ")
 _HEADS = bytes(ord("A") if ord("A") <= c <= ord("Z") else ord(".") for c in range(256))
-_UPPER_HEAD = re.compile(rb"A")
+_UPPER_HEAD = lazy(rb"A")
 
 
 def fold(data: bytes) -> bytes:
