@@ -14,68 +14,49 @@ the sampler (capped) and at most one open trace or failure block (head/tail wind
 
 from __future__ import annotations
 
-import hashlib
-import re
 from collections import Counter
-from itertools import accumulate, chain, compress, repeat
+from itertools import chain, compress, repeat
 from operator import sub
 
 from summarizer.core.lazyre import lazy
 from summarizer.core.records import field, record
 from summarizer.output import coordinates as co
-from summarizer.output import formats, rules
+from summarizer.output import formats
+from summarizer.output.blocks import CoordEntry, FailureBlock, ItemBlock, SlowPath
 from summarizer.output.classify import FamilyCounts
 from summarizer.output.context import BEFORE, Context
 from summarizer.output.frames import TraceBlock
-from summarizer.output.kept import ERROR_KINDS
-from summarizer.output.lines import MAX_LINE_BYTES, Chunk, clean_chunk, decode_line, is_binary, scan_windows
+from summarizer.output.lines import Chunk, clean_chunk, decode_line, is_binary, scan_windows
 from summarizer.output.patterns import MAX_TEMPLATES, Sampler
 from summarizer.output.shape import Shape, decide_shape
+from summarizer.output.table import (
+    DIGITS,
+    KEY,
+    MAX_TEMPLATE_BYTES,
+    NOISE,
+    PLAIN_CLASS,
+    PLAIN_RECORD,
+    PLAIN_STAT,
+    ExtraRules,
+    RawLines,
+    TemplateStat,
+)
 
 TYPE_CHECKING = False  # not `from typing import`: this module is on the cold path of `run`
 if TYPE_CHECKING:
     from summarizer.output.prefilter import Prefilter
 
-__all__ = ["NOISE", "CoordEntry", "Engine", "ExtraRules", "TemplateStat"]
+__all__ = ["DIGITS", "KEY", "NOISE", "CoordEntry", "Engine", "ExtraRules", "TemplateStat"]
 
-DIGITS = bytes.maketrans(b"0123456789", b"##########")
-# A line's key in the template table: digits and lower-case hex letters folded to ``#``, so lines
-# that differ only in numbers, hex ids, hashes or UUIDs share a key (and one classification). Rules
-# never see the key: they read the digit template of the key's first line (see docs/tool-output.md).
-KEY = bytes.maketrans(b"0123456789abcdef", b"################")
-MAX_COORDINATES = 20_000
-MAX_TEMPLATE_BYTES = 4096
 # The template's start is classified; the scan for errors deeper in a long line starts here.
 _SCAN_FROM = MAX_TEMPLATE_BYTES - 256
-# Kept text per coordinate: generous until the coordinates hold 64 MB, then just the start.
-_COORD_BYTES = 8192
-_COORD_BYTES_LOW = 512
-_COORD_MEMORY = 64 << 20
 _FAMILY_TEMPLATES = 3_000
-_FAILURE_BLOCK_LINES = 60
-_BARE_PATH_B = lazy(rb"^(?:[A-Za-z]:)?[\w.~@/\\+#-]+\.[A-Za-z]\w{0,7}$")
 _PATH_START = (b"/", b".")
 _SPACE_COLON_TAB = lazy(rb"[ :\t]")
-_ESLINT_ROW = lazy(rb"^\s+\d+:\d+\s")
-_PLAIN_CLASS = co.LineClass(co.PLAIN)
-_PLAIN_RECORD = co.LineClass(co.PLAIN, "", 0, True)
-# An ordinary line whose record flag is read at the end (see Engine._new_bulk).
 _HASH_START = frozenset(bytes([c]) for c in b"0123456789abcdefc")
 # A chunk with this many new keys goes through the prefilter (summarizer/output/prefilter.py).
 BULK_KEYS = 2048
-# rustc/ruff print the message first and the location under it ("  --> src/a.rs:3:5").
-_ARROW = lazy(rb"^\s*--> ")
-# Failing-test headers whose details follow, indented: TAP "not ok", jest "●", spec/mocha marks.
-_BLOCK_HEADER = lazy("^\\s*(?:not ok\\b|●|✖|✗|✘|×|❌|\\d+\\) )".encode())
 _INFORMATIVE = lazy(rb"[A-Za-z]{3}")
-_ESLINT_LINE = lazy(r"^\s+#+:#+\s")
-# An error line ending in a colon announces the indented list that follows (git's file lists).
-_LIST_HEADER = lazy(rb"^(?:error|fatal|ERROR|FATAL|Error)\b[^\n]*:\s*$")
-_ITEM_LINES = 6  # lines kept per announced item (pydantic: field, message, help URL)
-_ITEMS_CAP = 600
-# Distinct 4xx request lines kept in full; past this they are counted (a scanner's 404 storm).
-MAX_HTTP_4XX = 200
-_SOURCE_LINE = lazy(r"^\s+(?:\S|\[Previous line repeated)")
 # Commit lines (``commit <hash>``, ``git log --oneline``) differ only in a hash, which the key
 # folds: they are recorded one by one, up to a cap, for the compact form of version-control output.
 _KEY_ROW = lazy(rb"^commit [\da-f]{40}(?![\w])|^[\da-f]{7,12} \S")
@@ -83,115 +64,8 @@ MAX_KEY_ROWS = 50_000
 _KEY_ROW_BYTES = 512
 
 
-# A line a team's noise rule dropped: counted, never sampled, listed or shown as a pattern.
-NOISE = 8
-_NOISE_CLASS = co.LineClass(NOISE, "noise")
-_RULE_FAILURE = co.LineClass(co.COORD, "error")
-
-
-@record(frozen=True)
-class ExtraRules:
-    """A team's own failure and noise patterns (``OutputOptions``), decided per new template.
-
-    Failures win: a failure pattern makes the line an error; a noise pattern drops only a line
-    that is ordinary, soft or a warning, never one that the built-in rules or a failure pattern
-    call a failure (nor a frame, a passing-test count or a header).
-    """
-
-    failure: tuple[re.Pattern[str], ...]
-    noise: tuple[re.Pattern[str], ...]
-
-    @classmethod
-    def compile(cls, failure: tuple[str, ...], noise: tuple[str, ...]) -> ExtraRules | None:
-        """The compiled rules, or None when there are none (the common case costs nothing)."""
-        if not failure and not noise:
-            return None
-        return cls(tuple(map(re.compile, failure)), tuple(map(re.compile, noise)))
-
-    def verdict(self, raw: bytes, lc: co.LineClass) -> co.LineClass:
-        """The class of a line after the team's rules (``lc``: the built-in one)."""
-        line = decode_line(raw[:MAX_LINE_BYTES])
-        if any(p.search(line) for p in self.failure):
-            return _RULE_FAILURE
-        droppable = lc.cls in (co.PLAIN, co.SOFT) or (lc.cls == co.COORD and lc.kind == "warning")
-        if droppable and any(p.search(line) for p in self.noise):
-            return _NOISE_CLASS
-        return lc
-
-
-@record
-class CoordEntry:
-    """One distinct coordinate while streaming."""
-
-    kind: str
-    line: int
-    raw: bytes
-    count: int = 1
-    last_line: int = 0
-    full_bytes: int | None = None
-
-
-class TemplateStat:
-    """Per distinct template: its first line, its class and that first real line (counts live in
-    :attr:`Engine.counts`, last lines in :attr:`Engine.last`, both updated in C per chunk)."""
-
-    __slots__ = ("_text", "cls", "first", "lc", "sample")
-
-    def __init__(self, n: int, lc: co.LineClass, sample: bytes, text: bytes | None = None) -> None:
-        self.first = n
-        self.cls = lc.cls
-        self.lc = lc
-        self.sample = sample
-        self._text = text
-
-    def text(self, size: int = MAX_TEMPLATE_BYTES) -> bytes:
-        """The digit template of the first line (what the rules and the pattern summaries read)."""
-        if self._text is None:
-            self._text = self.sample.translate(DIGITS)
-        return self._text[:size]
-
-
-_PLAIN_STAT = TemplateStat(0, _PLAIN_CLASS, b"")
-
-
-class RawLines:
-    """The raw lines of a chunk, sliced on demand: a template list gives every line's length
-    (``translate`` keeps lengths), so the raw text needs no second ``split``."""
-
-    __slots__ = ("_data", "_starts")
-
-    def __init__(self, data: bytes, tpls: list[bytes]) -> None:
-        self._data = data
-        # Cumulative lengths without newlines: line i spans [S[i] + i, S[i + 1] + i).
-        self._starts = list(accumulate(map(len, tpls), initial=0))
-
-    def __len__(self) -> int:
-        return len(self._starts) - 1
-
-    def __getitem__(self, index: int) -> bytes:
-        return self._data[self._starts[index] + index : self._starts[index + 1] + index]
-
-
-@record
-class _FailureBlock:
-    indent: int
-    kept: int = 0
-    trace: TraceBlock | None = None
-
-
-@record
-class _ItemBlock:
-    """The items an error header announced ("7 validation errors for X") or an error's indented list."""
-
-    expected: int | None
-    indent: int
-    items: int = 0
-    item_indent: int | None = None
-    kept: int = 0
-
-
 @record(slots=False)
-class Engine:
+class Engine(SlowPath):
     """Accumulates everything the rendering needs while the input streams through."""
 
     max_templates: int = MAX_TEMPLATES
@@ -222,9 +96,9 @@ class Engine:
     _trace_is_python: bool = False
     _expect_exception: bool = False
     _saw_traceback: bool = False
-    _failure: _FailureBlock | None = None
+    _failure: FailureBlock | None = None
     _coord_bytes: int = 0
-    _items: _ItemBlock | None = None
+    _items: ItemBlock | None = None
     http_4xx: int = 0
     http_4xx_more: int = 0
     http_4xx_range: tuple[int, int] = (0, 0)
@@ -324,7 +198,7 @@ class Engine:
         while pos < len(tpls) and self._busy():
             self._prev = raws[pos - 1] if pos else self._last_raw
             self._chunk, self._index, self._cur_n = raws, pos, n0 + pos + 1
-            self._slow(n0 + pos + 1, raws[pos], templates.get(tpls[pos], _PLAIN_STAT), long_lines.get(pos))
+            self._slow(n0 + pos + 1, raws[pos], templates.get(tpls[pos], PLAIN_STAT), long_lines.get(pos))
             pos += 1
         return pos
 
@@ -338,7 +212,7 @@ class Engine:
             for _ in range(4):
                 if index + 1 < len(tpls) and not _INFORMATIVE.search(raws[index]):
                     index += 1
-            if templates.get(tpls[index], _PLAIN_STAT).cls in (co.PLAIN, co.HEADER, co.HTTP):
+            if templates.get(tpls[index], PLAIN_STAT).cls in (co.PLAIN, co.HEADER, co.HTTP):
                 sampler.kept.append((n0 + index + 1, raws[index][:4096]))
                 if len(sampler.kept) > sampler.cap:
                     # Halve: keep every other sample and sample half as often from now on.
@@ -376,7 +250,7 @@ class Engine:
     @staticmethod
     def _plain_stat(n: int, raw: bytes) -> TemplateStat:
         text = raw.translate(DIGITS)
-        lc = _PLAIN_RECORD if co.plain_record(decode_line(text)) else _PLAIN_CLASS
+        lc = PLAIN_RECORD if co.plain_record(decode_line(text)) else PLAIN_CLASS
         return TemplateStat(n, lc, raw, text)
 
     def _new_template(self, key: bytes, n: int, raw: bytes) -> TemplateStat:
@@ -391,7 +265,7 @@ class Engine:
         if template[:1] in _PATH_START and not _SPACE_COLON_TAB.search(template):
             # A listing's path (find, ls -R, tar t): no rule applies to it, and on data that does
             # not repeat every line is a new template, so the full classification is skipped.
-            lc = _PLAIN_CLASS if self.rules is None else self.rules.verdict(raw, _PLAIN_CLASS)
+            lc = PLAIN_CLASS if self.rules is None else self.rules.verdict(raw, PLAIN_CLASS)
         else:
             text = decode_line(template)
             lc = co.LineClass(co.BINARY) if is_binary(template) else co.classify_template(text)
@@ -400,230 +274,6 @@ class Engine:
         if lc.cls in (co.COORD, co.FRAME, co.HEADER, co.HTTP):
             self._slow_set.add(key)
         return TemplateStat(n, lc, raw[:4096])
-
-    # -- slow path: coordinates, frames, blocks -------------------------------------------------
-    def _slow(self, n: int, raw: bytes, rec: TemplateStat, full: int | None) -> None:
-        """One line that is special or inside an open block: blocks first, then its class."""
-        template = raw[:MAX_TEMPLATE_BYTES].translate(DIGITS)
-        cls = rec.cls
-        if self._continues(n, raw, cls):
-            return
-        if self._expect_exception and raw.strip():
-            self._expect_exception = False
-            if cls != co.FRAME:
-                self._add_coord(n, raw, template, "exception", 0, full)
-                self._open_items(raw, template)
-                return
-        if cls == co.FRAME:
-            self._trace = TraceBlock(start_line=n)
-            self._trace_is_python = self._saw_traceback
-            self._trace.add(n, decode_line(raw[:4096]), True)
-        elif cls == co.HTTP:
-            self._http(n, raw, template, rec.lc.header_end)
-        elif cls == co.HEADER:
-            if rec.lc.kind == "section":
-                self.in_passes = b"PASSES" in raw
-        elif cls == co.COORD:
-            self._coordinate(n, raw, template, rec.lc, full)
-
-    def _continues(self, n: int, raw: bytes, cls: int) -> bool:
-        """True when the line belongs to an open block (announced items, a failing test, a trace)."""
-        if self.ctx.busy and cls != NOISE:
-            self.ctx.next_line(n, raw)
-        if self._items is not None and self._in_items(n, raw):
-            return True
-        if self._failure is not None and self._in_failure(n, raw, cls):
-            return True
-        if self._trace is not None:
-            text = None
-            if cls == co.FRAME or (cls != co.COORD and _SOURCE_LINE.match(text := decode_line(raw[:4096]))):
-                self._trace.add(n, text if text is not None else decode_line(raw[:4096]), cls == co.FRAME)
-                return True
-            self._close_trace()
-        return False
-
-    def _coordinate(self, n: int, raw: bytes, template: bytes, lc: co.LineClass, full: int | None) -> None:
-        if b"Traceback" in raw:
-            self._saw_traceback = True
-        if template[:1] == b" " and _ESLINT_LINE.match(decode_line(template[:64])):
-            self._eslint_heading(n)
-        if self.in_passes and lc.kind == "failing_test" and raw.startswith(b"_"):
-            return  # pytest -rA prints a section per *passing* test too: not a failure
-        if _ARROW.match(raw) and self._prev.strip() and n > 1:
-            # The message above the arrow names the rule ("F821 Undefined name `x`").
-            self._add_coord(n - 1, self._prev, self._prev, "detail", 0, None)
-        self._add_coord(n, raw, template, lc.kind, lc.header_end, full)
-        self._open_items(raw, template)
-        if lc.kind == "failing_test" and _BLOCK_HEADER.match(raw):
-            indent = len(raw) - len(raw.lstrip())
-            self._failure = _FailureBlock(indent)
-
-    def _in_failure(self, n: int, raw: bytes, cls: int) -> bool:
-        """Lines indented under a failing test (TAP YAML, jest details) belong to it."""
-        block = self._failure
-        assert block is not None
-        stripped = raw.lstrip()
-        if stripped and len(raw) - len(stripped) <= block.indent:
-            self._close_failure()
-            return False
-        if cls == co.FRAME:
-            if block.trace is None:
-                block.trace = TraceBlock(start_line=n)
-            block.trace.add(n, decode_line(raw[:4096]), True)
-            return True
-        if block.trace is not None:
-            self._emit_trace(block.trace)
-            block.trace = None
-        if stripped and block.kept < _FAILURE_BLOCK_LINES:
-            block.kept += 1
-            self._add_coord(n, raw, raw, "detail", 0, None)
-        return True
-
-    def _eslint_heading(self, n: int) -> None:
-        # eslint prints the file once, then "line:col  error  message" rows: the file above the
-        # rows is kept with the error (looked up in this chunk, so listings pay nothing for it).
-        raws, k = self._chunk, self._index - 1
-        while k >= 0 and _ESLINT_ROW.match(raws[k]):
-            k -= 1
-        if k >= 0 and _BARE_PATH_B.match(raws[k]):
-            self._add_coord(n - (self._index - k), raws[k], raws[k], "file", 0, None)
-
-    def _http(self, n: int, raw: bytes, template: bytes, status_at: int) -> None:
-        # 5xx is a failure of the server; 4xx a failure of the request (kept, up to a cap).
-        status = raw[status_at : status_at + 1]
-        if status not in (b"5", b"4"):
-            return
-        # The same request failing again folds into one entry with a count (the time differs);
-        # requests that differ only in an id are merged at rendering, with the id's range.
-        key = raw[raw.rfind(b'"', 0, max(status_at - 2, 0)) :]
-        if status == b"4" and key not in self.coords:
-            if self.http_4xx >= MAX_HTTP_4XX:
-                self.http_4xx_more += 1
-                self.http_4xx_range = (self.http_4xx_range[0] or n, n)
-                return
-            self.http_4xx += 1
-        self._add_coord(n, raw, template, "http_5xx" if status == b"5" else "http_4xx", 0, None, key=key)
-
-    def _open_items(self, raw: bytes, template: bytes) -> None:
-        # Both shapes end the line ("... errors for X", "... would be overwritten:"): test cheaply.
-        tail = template[-40:].rstrip()
-        if not tail.endswith(b":") and b"rror" not in template[:300]:
-            return
-        found = rules.ERROR_BLOCK.search(decode_line(template[:300]))
-        indent = len(raw) - len(raw.lstrip())
-        if found is not None:
-            digits = re.search(rb"\d+", raw[found.start(1) :])
-            expected = int(digits.group()) if digits else 0
-            if 0 < expected <= 10_000:
-                self._items = _ItemBlock(expected, indent)
-        elif _LIST_HEADER.match(raw):
-            self._items = _ItemBlock(None, indent)
-
-    def _in_items(self, n: int, raw: bytes) -> bool:
-        """Lines of an announced error list: kept as details until the N items are complete."""
-        block = self._items
-        assert block is not None
-        stripped = raw.strip()
-        indent = len(raw) - len(raw.lstrip())
-        if not stripped or (block.expected is None and indent <= block.indent):
-            self._items = None
-            return False
-        if block.item_indent is None:
-            block.item_indent = indent
-        if indent <= block.item_indent:
-            block.items += 1
-            if block.expected is not None and block.items > block.expected:
-                self._items = None
-                return False
-        cap = min(_ITEMS_CAP, _ITEM_LINES * (block.expected or 100))
-        if block.kept < cap:
-            block.kept += 1
-            self._add_coord(n, raw, raw, "detail", 0, None)
-        return True
-
-    def _add_window(
-        self, n: int, offset: int, window: bytes, long_lines: tuple[tuple[int, int], ...], index: int
-    ) -> None:
-        full = dict(long_lines).get(index)
-        marker = f"[bytes {offset:,}-{offset + len(window):,} of line {n}".encode()
-        if full:
-            marker += f" ({full:,} bytes)".encode()
-        raw = marker + b"; restore --lines " + f"{n}:{n}".encode() + b"] " + window
-        self._add_coord(n, raw, raw, "error_in_line", 0, None)
-
-    def _close_failure(self) -> None:
-        if self._failure is not None and self._failure.trace is not None:
-            self._emit_trace(self._failure.trace)
-        self._failure = None
-
-    def _close_trace(self) -> None:
-        if self._trace is None:
-            return
-        self._emit_trace(self._trace)
-        if self._trace_is_python:
-            self._expect_exception = True
-        self._trace = None
-        self._saw_traceback = False
-
-    def _emit_trace(self, block: TraceBlock) -> None:
-        previous = block.start_line
-        for line_no, text in block.finish():
-            if line_no == 0:
-                self.frame_markers.append((previous, text))
-                continue
-            previous = line_no
-            raw = text.encode("utf-8", "replace")
-            self._add_coord(line_no, raw, raw, "frame", 0, None)
-        self.omitted_frames += block.omitted
-
-    def _add_coord(
-        self,
-        n: int,
-        raw: bytes,
-        template: bytes,
-        kind: str,
-        header_end: int,
-        full: int | None,
-        *,
-        key: bytes | None = None,
-    ) -> None:
-        # Identical messages fold into one entry: the header (time, pid, level) is templated.
-        if key is None:
-            key = template[:header_end] + raw[header_end:] if header_end else raw
-        if len(key) > 256:
-            key = hashlib.blake2b(key, digest_size=16).digest()
-        entry = self.coords.get(key)
-        if entry is not None:
-            entry.count += 1
-            entry.last_line = n
-            return
-        if len(self.coords) >= MAX_COORDINATES:
-            self.coords_not_listed += 1
-            return
-        if kind in ERROR_KINDS and n == self._cur_n:
-            self.ctx.failure(n, raw, [(k, line) for k, line in self._before(n) if not self._noise(line)])
-        keep = _COORD_BYTES if self._coord_bytes < _COORD_MEMORY else _COORD_BYTES_LOW
-        kept = raw[:keep]
-        self._coord_bytes += len(kept)
-        if full is None and len(raw) > keep:
-            full = len(raw)
-        self.coords[key] = CoordEntry(kind, n, kept, 1, n, full)
-
-    def _noise(self, raw: bytes) -> bool:
-        """True for a line the team's noise rules drop (never kept, not even as context)."""
-        return self.rules is not None and self.rules.verdict(raw, _PLAIN_CLASS).cls == NOISE
-
-    def _before(self, n: int) -> list[tuple[int, bytes]]:
-        """The (up to) 3 lines before the current line, from this chunk or the previous one's tail."""
-        raws, index = self._chunk, self._index
-        out: list[tuple[int, bytes]] = []
-        for back in range(1, BEFORE + 1):
-            at = index - back
-            if at >= 0:
-                out.append((n - back, raws[at]))
-            elif -at <= len(self._tail):
-                out.append((n - back, self._tail[at]))
-        return out
 
     def finish(self) -> None:
         """Close any open block at the end of input; total the passing-test and binary lines."""

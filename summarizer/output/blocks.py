@@ -1,0 +1,333 @@
+"""The engine's slow path: coordinates, frames, failing tests' blocks and announced item lists.
+
+Only the lines whose key is special (a coordinate, a frame, a section header, an HTTP request) and
+the lines inside an open block come here, one at a time; everything else stays in the per-chunk C
+operations of :mod:`summarizer.output.engine`. :class:`SlowPath` holds the methods; the engine's
+state (its fields) is declared on :class:`~summarizer.output.engine.Engine`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from summarizer.core.lazyre import lazy
+from summarizer.core.records import record
+from summarizer.output import coordinates as co
+from summarizer.output import rules
+from summarizer.output.context import BEFORE, Context
+from summarizer.output.frames import TraceBlock
+from summarizer.output.kept import ERROR_KINDS
+from summarizer.output.lines import decode_line
+from summarizer.output.table import (
+    DIGITS,
+    MAX_TEMPLATE_BYTES,
+    NOISE,
+    PLAIN_CLASS,
+    ExtraRules,
+    RawLines,
+    TemplateStat,
+)
+
+__all__ = ["MAX_COORDINATES", "MAX_HTTP_4XX", "CoordEntry", "FailureBlock", "ItemBlock", "SlowPath"]
+
+MAX_COORDINATES = 20_000
+# Kept text per coordinate: generous until the coordinates hold 64 MB, then just the start.
+_COORD_BYTES = 8192
+_COORD_BYTES_LOW = 512
+_COORD_MEMORY = 64 << 20
+_FAILURE_BLOCK_LINES = 60
+_BARE_PATH_B = lazy(rb"^(?:[A-Za-z]:)?[\w.~@/\\+#-]+\.[A-Za-z]\w{0,7}$")
+_ESLINT_ROW = lazy(rb"^\s+\d+:\d+\s")
+# rustc/ruff print the message first and the location under it ("  --> src/a.rs:3:5").
+_ARROW = lazy(rb"^\s*--> ")
+# Failing-test headers whose details follow, indented: TAP "not ok", jest "●", spec/mocha marks.
+_BLOCK_HEADER = lazy("^\\s*(?:not ok\\b|●|✖|✗|✘|×|❌|\\d+\\) )".encode())
+_ESLINT_LINE = lazy(r"^\s+#+:#+\s")
+# An error line ending in a colon announces the indented list that follows (git's file lists).
+_LIST_HEADER = lazy(rb"^(?:error|fatal|ERROR|FATAL|Error)\b[^\n]*:\s*$")
+_ITEM_LINES = 6  # lines kept per announced item (pydantic: field, message, help URL)
+_ITEMS_CAP = 600
+# Distinct 4xx request lines kept in full; past this they are counted (a scanner's 404 storm).
+MAX_HTTP_4XX = 200
+_SOURCE_LINE = lazy(r"^\s+(?:\S|\[Previous line repeated)")
+
+
+@record
+class CoordEntry:
+    """One distinct coordinate while streaming."""
+
+    kind: str
+    line: int
+    raw: bytes
+    count: int = 1
+    last_line: int = 0
+    full_bytes: int | None = None
+
+
+@record
+class FailureBlock:
+    indent: int
+    kept: int = 0
+    trace: TraceBlock | None = None
+
+
+@record
+class ItemBlock:
+    """The items an error header announced ("7 validation errors for X") or an error's indented list."""
+
+    expected: int | None
+    indent: int
+    items: int = 0
+    item_indent: int | None = None
+    kept: int = 0
+
+
+class SlowPath:
+    """The slow-path methods of :class:`~summarizer.output.engine.Engine` (which holds the state)."""
+
+    rules: ExtraRules | None
+    coords: dict[bytes, CoordEntry]
+    coords_not_listed: int
+    frame_markers: list[tuple[int, str]]
+    omitted_frames: int
+    http_4xx: int
+    http_4xx_more: int
+    http_4xx_range: tuple[int, int]
+    in_passes: bool
+    ctx: Context
+    _trace: TraceBlock | None
+    _trace_is_python: bool
+    _expect_exception: bool
+    _saw_traceback: bool
+    _failure: FailureBlock | None
+    _coord_bytes: int
+    _items: ItemBlock | None
+    _prev: bytes
+    _chunk: RawLines | list[bytes]
+    _index: int
+    _cur_n: int
+    _tail: list[bytes]
+
+    def _slow(self, n: int, raw: bytes, rec: TemplateStat, full: int | None) -> None:
+        """One line that is special or inside an open block: blocks first, then its class."""
+        template = raw[:MAX_TEMPLATE_BYTES].translate(DIGITS)
+        cls = rec.cls
+        if self._continues(n, raw, cls):
+            return
+        if self._expect_exception and raw.strip():
+            self._expect_exception = False
+            if cls != co.FRAME:
+                self._add_coord(n, raw, template, "exception", 0, full)
+                self._open_items(raw, template)
+                return
+        if cls == co.FRAME:
+            self._trace = TraceBlock(start_line=n)
+            self._trace_is_python = self._saw_traceback
+            self._trace.add(n, decode_line(raw[:4096]), True)
+        elif cls == co.HTTP:
+            self._http(n, raw, template, rec.lc.header_end)
+        elif cls == co.HEADER:
+            if rec.lc.kind == "section":
+                self.in_passes = b"PASSES" in raw
+        elif cls == co.COORD:
+            self._coordinate(n, raw, template, rec.lc, full)
+
+    def _continues(self, n: int, raw: bytes, cls: int) -> bool:
+        """True when the line belongs to an open block (announced items, a failing test, a trace)."""
+        if self.ctx.busy and cls != NOISE:
+            self.ctx.next_line(n, raw)
+        if self._items is not None and self._in_items(n, raw):
+            return True
+        if self._failure is not None and self._in_failure(n, raw, cls):
+            return True
+        if self._trace is not None:
+            text = None
+            if cls == co.FRAME or (cls != co.COORD and _SOURCE_LINE.match(text := decode_line(raw[:4096]))):
+                self._trace.add(n, text if text is not None else decode_line(raw[:4096]), cls == co.FRAME)
+                return True
+            self._close_trace()
+        return False
+
+    def _coordinate(self, n: int, raw: bytes, template: bytes, lc: co.LineClass, full: int | None) -> None:
+        if b"Traceback" in raw:
+            self._saw_traceback = True
+        if template[:1] == b" " and _ESLINT_LINE.match(decode_line(template[:64])):
+            self._eslint_heading(n)
+        if self.in_passes and lc.kind == "failing_test" and raw.startswith(b"_"):
+            return  # pytest -rA prints a section per *passing* test too: not a failure
+        if _ARROW.match(raw) and self._prev.strip() and n > 1:
+            # The message above the arrow names the rule ("F821 Undefined name `x`").
+            self._add_coord(n - 1, self._prev, self._prev, "detail", 0, None)
+        self._add_coord(n, raw, template, lc.kind, lc.header_end, full)
+        self._open_items(raw, template)
+        if lc.kind == "failing_test" and _BLOCK_HEADER.match(raw):
+            indent = len(raw) - len(raw.lstrip())
+            self._failure = FailureBlock(indent)
+
+    def _in_failure(self, n: int, raw: bytes, cls: int) -> bool:
+        """Lines indented under a failing test (TAP YAML, jest details) belong to it."""
+        block = self._failure
+        assert block is not None
+        stripped = raw.lstrip()
+        if stripped and len(raw) - len(stripped) <= block.indent:
+            self._close_failure()
+            return False
+        if cls == co.FRAME:
+            if block.trace is None:
+                block.trace = TraceBlock(start_line=n)
+            block.trace.add(n, decode_line(raw[:4096]), True)
+            return True
+        if block.trace is not None:
+            self._emit_trace(block.trace)
+            block.trace = None
+        if stripped and block.kept < _FAILURE_BLOCK_LINES:
+            block.kept += 1
+            self._add_coord(n, raw, raw, "detail", 0, None)
+        return True
+
+    def _eslint_heading(self, n: int) -> None:
+        # eslint prints the file once, then "line:col  error  message" rows: the file above the
+        # rows is kept with the error (looked up in this chunk, so listings pay nothing for it).
+        raws, k = self._chunk, self._index - 1
+        while k >= 0 and _ESLINT_ROW.match(raws[k]):
+            k -= 1
+        if k >= 0 and _BARE_PATH_B.match(raws[k]):
+            self._add_coord(n - (self._index - k), raws[k], raws[k], "file", 0, None)
+
+    def _http(self, n: int, raw: bytes, template: bytes, status_at: int) -> None:
+        # 5xx is a failure of the server; 4xx a failure of the request (kept, up to a cap).
+        status = raw[status_at : status_at + 1]
+        if status not in (b"5", b"4"):
+            return
+        # The same request failing again folds into one entry with a count (the time differs);
+        # requests that differ only in an id are merged at rendering, with the id's range.
+        key = raw[raw.rfind(b'"', 0, max(status_at - 2, 0)) :]
+        if status == b"4" and key not in self.coords:
+            if self.http_4xx >= MAX_HTTP_4XX:
+                self.http_4xx_more += 1
+                self.http_4xx_range = (self.http_4xx_range[0] or n, n)
+                return
+            self.http_4xx += 1
+        self._add_coord(n, raw, template, "http_5xx" if status == b"5" else "http_4xx", 0, None, key=key)
+
+    def _open_items(self, raw: bytes, template: bytes) -> None:
+        # Both shapes end the line ("... errors for X", "... would be overwritten:"): test cheaply.
+        tail = template[-40:].rstrip()
+        if not tail.endswith(b":") and b"rror" not in template[:300]:
+            return
+        found = rules.ERROR_BLOCK.search(decode_line(template[:300]))
+        indent = len(raw) - len(raw.lstrip())
+        if found is not None:
+            digits = re.search(rb"\d+", raw[found.start(1) :])
+            expected = int(digits.group()) if digits else 0
+            if 0 < expected <= 10_000:
+                self._items = ItemBlock(expected, indent)
+        elif _LIST_HEADER.match(raw):
+            self._items = ItemBlock(None, indent)
+
+    def _in_items(self, n: int, raw: bytes) -> bool:
+        """Lines of an announced error list: kept as details until the N items are complete."""
+        block = self._items
+        assert block is not None
+        stripped = raw.strip()
+        indent = len(raw) - len(raw.lstrip())
+        if not stripped or (block.expected is None and indent <= block.indent):
+            self._items = None
+            return False
+        if block.item_indent is None:
+            block.item_indent = indent
+        if indent <= block.item_indent:
+            block.items += 1
+            if block.expected is not None and block.items > block.expected:
+                self._items = None
+                return False
+        cap = min(_ITEMS_CAP, _ITEM_LINES * (block.expected or 100))
+        if block.kept < cap:
+            block.kept += 1
+            self._add_coord(n, raw, raw, "detail", 0, None)
+        return True
+
+    def _add_window(
+        self, n: int, offset: int, window: bytes, long_lines: tuple[tuple[int, int], ...], index: int
+    ) -> None:
+        full = dict(long_lines).get(index)
+        marker = f"[bytes {offset:,}-{offset + len(window):,} of line {n}".encode()
+        if full:
+            marker += f" ({full:,} bytes)".encode()
+        raw = marker + b"; restore --lines " + f"{n}:{n}".encode() + b"] " + window
+        self._add_coord(n, raw, raw, "error_in_line", 0, None)
+
+    def _close_failure(self) -> None:
+        if self._failure is not None and self._failure.trace is not None:
+            self._emit_trace(self._failure.trace)
+        self._failure = None
+
+    def _close_trace(self) -> None:
+        if self._trace is None:
+            return
+        self._emit_trace(self._trace)
+        if self._trace_is_python:
+            self._expect_exception = True
+        self._trace = None
+        self._saw_traceback = False
+
+    def _emit_trace(self, block: TraceBlock) -> None:
+        previous = block.start_line
+        for line_no, text in block.finish():
+            if line_no == 0:
+                self.frame_markers.append((previous, text))
+                continue
+            previous = line_no
+            raw = text.encode("utf-8", "replace")
+            self._add_coord(line_no, raw, raw, "frame", 0, None)
+        self.omitted_frames += block.omitted
+
+    def _add_coord(
+        self,
+        n: int,
+        raw: bytes,
+        template: bytes,
+        kind: str,
+        header_end: int,
+        full: int | None,
+        *,
+        key: bytes | None = None,
+    ) -> None:
+        # Identical messages fold into one entry: the header (time, pid, level) is templated.
+        if key is None:
+            key = template[:header_end] + raw[header_end:] if header_end else raw
+        if len(key) > 256:
+            key = hashlib.blake2b(key, digest_size=16).digest()
+        entry = self.coords.get(key)
+        if entry is not None:
+            entry.count += 1
+            entry.last_line = n
+            return
+        if len(self.coords) >= MAX_COORDINATES:
+            self.coords_not_listed += 1
+            return
+        if kind in ERROR_KINDS and n == self._cur_n:
+            self.ctx.failure(n, raw, [(k, line) for k, line in self._before(n) if not self._noise(line)])
+        keep = _COORD_BYTES if self._coord_bytes < _COORD_MEMORY else _COORD_BYTES_LOW
+        kept = raw[:keep]
+        self._coord_bytes += len(kept)
+        if full is None and len(raw) > keep:
+            full = len(raw)
+        self.coords[key] = CoordEntry(kind, n, kept, 1, n, full)
+
+    def _noise(self, raw: bytes) -> bool:
+        """True for a line the team's noise rules drop (never kept, not even as context)."""
+        return self.rules is not None and self.rules.verdict(raw, PLAIN_CLASS).cls == NOISE
+
+    def _before(self, n: int) -> list[tuple[int, bytes]]:
+        """The (up to) 3 lines before the current line, from this chunk or the previous one's tail."""
+        raws, index = self._chunk, self._index
+        out: list[tuple[int, bytes]] = []
+        for back in range(1, BEFORE + 1):
+            at = index - back
+            if at >= 0:
+                out.append((n - back, raws[at]))
+            elif -at <= len(self._tail):
+                out.append((n - back, self._tail[at]))
+        return out
