@@ -245,6 +245,10 @@ class LiteLLMCompleter:
 
     async def _acall_once(self, request: CompletionRequest) -> Completion:
         litellm = _litellm()
+        # A cancel asked for while the import held this loop (a session deadline) lands here.
+        # Inside acompletion it would land in litellm's hand-off to its executor, which then drops
+        # the coroutine it made ("coroutine ... was never awaited").
+        await asyncio.sleep(0)
         started = time.perf_counter()
         try:
             response = await litellm.acompletion(**self._kwargs(request))

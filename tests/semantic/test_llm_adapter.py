@@ -6,9 +6,11 @@ No request leaves the process: ``assert_all_mocked=True`` fails any call respx d
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import subprocess
 import sys
+import warnings
 from collections.abc import Callable
 
 import httpx
@@ -16,11 +18,12 @@ import pytest
 import respx
 
 from summarizer.core.errors import ProviderError, ProviderUnavailable, RateLimited
+from summarizer.semantic import llm
 from summarizer.semantic.llm import LiteLLMCompleter
 from summarizer.semantic.ports import Completion, CompletionRequest
 from summarizer.semantic.retry import RetryPolicy
 
-from .conftest import Provider
+from .conftest import OPENAI, Provider
 
 Call = Callable[[LiteLLMCompleter, CompletionRequest], Completion]
 
@@ -237,3 +240,35 @@ def test_litellm_is_imported_without_a_collection_and_its_objects_are_never_walk
     done = subprocess.run([sys.executable, "-c", _IMPORT], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["[]", "True", "True", "True"]
+
+
+def test_a_cancel_asked_for_while_the_import_held_the_loop_stops_before_litellm_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A deadline that ran out during the import: the call ends cleanly, before any request.
+
+    Inside ``litellm.acompletion`` the cancel would land in litellm's hand-off to its executor,
+    which then drops the coroutine it made ("coroutine ... was never awaited").
+    """
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-a-real-key")
+    real = llm._litellm
+
+    def importing() -> object:
+        task = asyncio.current_task()
+        assert task is not None
+        task.cancel()  # what the deadline asks from its thread while the import holds this loop
+        return real()
+
+    monkeypatch.setattr(llm, "_litellm", importing)
+    completer = LiteLLMCompleter(retry=RetryPolicy.immediate(attempts=1))
+    with (
+        warnings.catch_warnings(record=True) as caught,
+        respx.mock(assert_all_mocked=True, assert_all_called=False) as mock,
+    ):
+        warnings.simplefilter("always")
+        route = mock.post(OPENAI.url).mock(return_value=OPENAI.ok("never sent"))
+        with pytest.raises(asyncio.CancelledError):
+            asyncio.run(completer.complete(_request(OPENAI)))
+        gc.collect()
+    assert route.call_count == 0
+    assert [str(w.message) for w in caught if "never awaited" in str(w.message)] == []
