@@ -22,6 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cases_build  # noqa: F401  (each module registers its cases)
+import cases_forms  # noqa: F401
 import cases_fresh  # noqa: F401
 import cases_lint  # noqa: F401
 import cases_ops  # noqa: F401

@@ -83,7 +83,7 @@ Options:
                report, listing or one-shape log above the floor is compressed; other
                output above 10,000 tokens gets 3,000).
   --floor N    Outputs with at most N tokens pass through (default: 500), but for the
-               compact forms of git, listing and search output that save a fifth.
+               compact forms of git, listing and search output that save a quarter.
   --raw        Pass the output through untouched: no compression, no rules, nothing stored
                (SUMMARIZER_RAW=1 in the environment does the same for a whole session).
   --content    The output is content to read (a file the agent opened): never compressed as a

@@ -63,7 +63,7 @@ def _raw(stream: BinaryIO, ledger: str, command: str | None) -> bool:
     default=500,
     show_default=True,
     help="Inputs with at most this many tokens pass through unchanged (but for the compact forms"
-    " of git, listing and search output that save a fifth).",
+    " of git, listing and search output that save a quarter).",
 )
 @click.option(
     "--content",

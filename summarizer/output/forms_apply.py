@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from summarizer.core.lazyre import lazy
 from summarizer.core.records import replace
 from summarizer.output import verdicts
 from summarizer.output.forms import FORM_MAX_BYTES, compact_form, is_form_row, listing_summary, render_form
@@ -31,11 +32,10 @@ if TYPE_CHECKING:
 __all__ = ["FORM_SHAPES", "MIN_SAVING", "form_rendering", "without_row_errors"]
 
 FORM_SHAPES = frozenset({"listing", "vcs", "search"})
-# Under the pass-through size a form must save this share of the estimated tokens (bytes), header
-# included, or the original passes through. A fifth of the bytes is about a quarter of the tokens
-# or more: what a form drops (repeated paths, columns of digits) costs more tokens per byte than
-# what it keeps.
-MIN_SAVING = 0.2
+# Under the pass-through size a form must save this share of the tokens, header included, or the
+# original passes through (see _saves for how it is told without the tokenizer).
+MIN_SAVING = 0.25
+_PIECES = lazy(r"\w+|[^\w\s]")
 _READ = 1 << 20
 # A listing summary reads about this much of a big listing (1 MB blocks evenly spread, the first and
 # the last always) and says so: its counts are those of the sample. 60 MB of find -ls costs about
@@ -62,6 +62,17 @@ def _first_in(verdict: Verdict, body: tuple[str, ...]) -> Verdict:
     if first is None or f"{first.line}: {first.text}" in body:
         return verdict
     return replace(verdict, first_error=None)
+
+
+def _saves(original: str, text: str, *, exact: bool, cost: int, tokens: int) -> bool:
+    """Whether ``text`` saves :data:`MIN_SAVING` of ``original``: in tokens when they were counted,
+    else by the mean of two estimates, one from the bytes (pessimistic on the paths and columns a
+    form drops) and one from the word and punctuation pieces (optimistic)."""
+    if exact:
+        return cost <= tokens * (1 - MIN_SAVING)
+    by_bytes = len(text) / max(len(original), 1)
+    by_pieces = len(_PIECES.findall(text)) / max(len(_PIECES.findall(original)), 1)
+    return (by_bytes + by_pieces) / 2 <= 1 - MIN_SAVING
 
 
 def _limit(tokens: int, target_tokens: int | None, shape: str) -> int | None:
@@ -137,11 +148,18 @@ def form_rendering(
     from summarizer.core.scrub import scrub
 
     if verdict.total_bytes <= FORM_MAX_BYTES:
-        form = compact_form("\n".join(map(_decoded, _blocks(store, verdict.restore_id))))
+        original = "\n".join(map(_decoded, _blocks(store, verdict.restore_id)))
+        form = compact_form(original)
+        saving_rule = target_tokens is None and tokens <= DEFAULT_THRESHOLD
         while form is not None:
             text, found = scrub(render_form(form, verdict.restore_id))
             cost = count(text)
-            if cost <= limit:
+            fits = (
+                _saves(original, text, exact=verdict.exact, cost=cost, tokens=tokens)
+                if saving_rule
+                else cost <= limit
+            )
+            if fits:
                 verdict = _first_in(verdict, form.body)
                 return verdict.rendering(
                     snap, text=text, compressed=cost, target=limit, redactions=len(found)
