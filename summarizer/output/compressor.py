@@ -20,6 +20,8 @@ through up to 10,000 tokens. A test run where every test passed collapses to its
 
 from __future__ import annotations
 
+import re
+
 from summarizer.core.records import record, replace
 from summarizer.core.scrub import KeyBlocks
 from summarizer.output.classify import decide
@@ -41,6 +43,7 @@ from summarizer.output.progress import Progress, terminal_progress
 from summarizer.output.render import render
 from summarizer.output.shape import VCS_KEY, Shape
 from summarizer.output.snapshot import Scrubbed, Snapshot, take
+from summarizer.output.testrun import fold_test_source
 from summarizer.output.verdicts import all_pass
 
 TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
@@ -199,6 +202,21 @@ def _outline_wanted(tokens: int, plan: Plan, size: int, dropped: bool) -> bool:
     return plan.content and tokens > OUTLINE_TOKENS and over_target and small_enough
 
 
+# Runs of one character (pytest's progress dots, rules of `=`): a handful of bytes a token, where
+# the estimate assumes 2.7; the saving test discounts them on both sides.
+_RUNS = re.compile(r"(.)\1{3,}")
+
+
+def _dense_estimate(text: str) -> int:
+    return estimate_tokens(_RUNS.sub(r"\1", text))
+
+
+def _worth_it(store: OriginalStore, restore_id: str, rendering: str) -> bool:
+    """Does the rendering save at least :data:`MIN_SAVING` of an output under the pass-through size?"""
+    original = b"".join(store.iter_bytes(restore_id)).decode("utf-8", "replace")
+    return _dense_estimate(rendering) <= _dense_estimate(original) * (1 - MIN_SAVING)
+
+
 def compress_plain(
     stream: BinaryIO,
     store: OriginalStore,
@@ -238,6 +256,8 @@ def compress_plain(
     clean = Scrubbed()
     key = VCS_KEY if shape.name == "vcs" else None
     snap = take(engine, clean, patterns=target is not None, key=key)
+    if shape.name == "test":
+        snap, _ = fold_test_source(snap)
     scrubbed = clean.redactions
     verdict = Verdict.of(
         snap,
@@ -286,7 +306,7 @@ def compress_plain(
             render(snap, again, verdict, target=tighter, exact=count_exact), target_tokens=target
         )
     optional = plan.target_tokens is None and tokens <= DEFAULT_THRESHOLD and not writer.dropped
-    if optional and not snap.collapse and result.compressed_tokens > tokens * (1 - MIN_SAVING):
+    if optional and not snap.collapse and not _worth_it(store, verdict.restore_id, result.text):
         return _passthrough(store, snap, verdict)
     return result
 

@@ -27,7 +27,9 @@ _FIRST_CHARS = 160
 
 def restore_hint(restore_id: str, lines: int) -> str:
     """The last line of every compressed rendering."""
-    return f"[full output: summarizer restore {restore_id}  ({lines} lines)]"
+    # 16 hex digits name one original among billions (restore takes any unique prefix of 8+); the
+    # whole 64 cost the agent about 30 tokens on every compressed output.
+    return f"[full output: summarizer restore {restore_id[:16]}  ({lines} lines)]"
 
 
 @record(frozen=True)

@@ -29,9 +29,10 @@ from summarizer.output.grouping import (
     source_file,
 )
 from summarizer.output.header import Verdict, header_lines, restore_hint
-from summarizer.output.kept import Kept, KeptPattern, KeptSample, Rendering, estimate_tokens
+from summarizer.output.kept import ERROR_KINDS, Kept, KeptPattern, KeptSample, Rendering, estimate_tokens
 from summarizer.output.lines import decode_line, truncate_for_render
 from summarizer.output.patterns import PatternStat
+from summarizer.output import testrun
 from summarizer.output.snapshot import Scrubbed, Snapshot
 
 __all__ = ["Body", "render_snapshot", "restore_hint"]
@@ -41,14 +42,33 @@ _PATTERN_CHARS = 200
 _GROUPED_KINDS = {"located_warning", "include"}
 # Located warnings are listed in full up to this many; past it they are grouped by (file, code).
 _WARNINGS_IN_FULL = 12
-_LEGEND = (
-    "--- kept lines (N: = original line N; N| = context; N~ = sample; code + args = that code's message"
-    " above, with these args, 〃 = as the row above; after '@ file': '[N: ]…x' = 'N: file x', no N ="
-    " next line, '…(a) (b): m' = one row per location) ---"
+# The legend names only the row forms the rendering uses (each clause costs tokens on every call).
+_LEGEND_CLAUSES = (
+    ("|", "N| = context"),
+    ("~", "N~ = sample"),
+    ("args", "code + args = that code's message above, with these args, 〃 = as the row above"),
+    (
+        "@",
+        "after '@ file': '[N: ]…x' = 'N: file x', no N = next line, '…(a) (b): m' = one row per location",
+    ),
 )
 # Error records fold by template when they alone would take more characters than this per token of
 # the target (about the bytes of a token in dense logs).
 _CHARS_PER_TOKEN = 3
+
+
+def _legend(rows: list[str], compactable: bool) -> str:
+    used = {"args"} if compactable else set()
+    for row in rows:
+        if row.startswith("@ "):
+            used.add("@")
+        number = row[: len(row) - len(row.lstrip("0123456789"))]
+        if number and row[len(number) : len(number) + 1] in ("|", "~"):
+            used.add(row[len(number)])
+    clauses = ["N: = original line N", *(text for mark, text in _LEGEND_CLAUSES if mark in used)]
+    return f"--- kept lines ({'; '.join(clauses)}) ---"
+
+
 _WARNINGS_TITLE = "--- warnings and notes by (file, code): source lines, output lines, one example ---"
 _PATTERNS_TITLE = "--- repeating patterns (count, line range, one real sample) ---"
 
@@ -217,10 +237,16 @@ def render_snapshot(
     listed, merged = merge_numeric(listed)
     listed, merged_records = merge_records(listed, target * _CHARS_PER_TOKEN)
     merged.update(merged_records)
+    pytest = verdict.shape == "test" and testrun.is_pytest(snap.coords)
+    summary_note = None
+    if pytest:
+        listed, summary_note = testrun.fold_summary(listed, verdict.failing)
     header = header_lines(snap, verdict, groups)
     hint = restore_hint(verdict.restore_id, snap.lines)
     body = _coordinate_rows(snap, listed, merged)
-    fixed = "\n".join([*header, _LEGEND, *(t for _, t in body.rows), _WARNINGS_TITLE if groups else "", hint])
+    # Sized with the whole legend: the one printed names only the row forms used, never more.
+    legend = _legend(["@ ", "1| ", "1~ "], compactable=True)
+    fixed = "\n".join([*header, legend, *(t for _, t in body.rows), _WARNINGS_TITLE if groups else "", hint])
     budget = target - count(fixed) - 2
     budget, folded = _context_rows(snap, body, budget, target)
     warnings = [clean(t) for t in render_groups(groups, budget, count)] if groups else []
@@ -228,10 +254,14 @@ def render_snapshot(
     samples, budget = _samples(snap, body, budget, clean)
     patterns, pattern_lines = _pattern_rows(snap, budget, clean)
     body.rows.sort(key=lambda item: item[0])
-    parts = [*header, _LEGEND, *factor([(order, text, body.files.get(order)) for order, text in body.rows])]
+    rows = factor([(order, text, body.files.get(order)) for order, text in body.rows])
+    rows = [testrun.squeeze_rules(r) for r in rows] if pytest else rows
+    compactable = any(c.location and c.kind not in ERROR_KINDS and c.kind != "frame" for c in listed)
+    parts = [*header, _legend(rows, compactable), *rows]
     if warnings:
         parts += [_WARNINGS_TITLE, *warnings]
     parts += _footer(snap, folded)
+    parts += [note for note in (testrun.source_note(snap), summary_note) if note]
     if pattern_lines:
         parts += [_PATTERNS_TITLE, *pattern_lines]
     parts.append(hint)

@@ -60,6 +60,8 @@ class Snapshot:
     coords_not_listed: int
     passed: int
     collapse: bool
+    # Lines of test source folded around a pytest run's failures (summarizer.output.testrun).
+    source_folded: int = 0
 
 
 def _coordinates(engine: Engine, clean: Scrubbed) -> tuple[Kept, ...]:

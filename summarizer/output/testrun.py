@@ -1,0 +1,103 @@
+"""A pytest run's failures, tight: each failing test's id, its ``file:line``, the ``E`` lines and
+the failing assertion; the test's source printed around them is folded.
+
+pytest prints, for every failure, the whole test function (its source indented by four spaces,
+its fixtures' values as ``name = value`` lines), then the failing line marked ``>``, the ``E``
+lines that explain it and the ``file:line: Error`` location. The source is the same text the
+agent can open, repeated for every parametrised case; the verdict is in the ``>``, ``E`` and
+location lines. So, for a test run recognised as pytest's:
+
+* the source lines (four-space indented, not ``>`` or ``E``) and the fixture-value lines are
+  folded, coordinates or context alike: a line of test source that says ``assert`` or
+  ``"Error: ..."`` is not a failure. The footer says how many, and every failure's whole block is
+  ``summarizer restore ID --lines a:b`` from its header line to its location line;
+* the short test summary's ``FAILED id - message`` rows are folded when the header lists every
+  one of their ids (at most 40): the message is in the block's ``E`` lines;
+* the rules of ``=``/``_`` that frame section titles are cut to three characters
+  (``___ test_name ___``): they cost a dozen tokens a line and say nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from summarizer.core.records import replace
+from typing import TYPE_CHECKING
+
+from summarizer.output.lines import decode_line
+
+if TYPE_CHECKING:
+    from summarizer.output.kept import Kept
+    from summarizer.output.snapshot import Snapshot
+
+__all__ = ["fold_summary", "fold_test_source", "is_pytest", "source_note", "squeeze_rules"]
+
+# The marks only pytest's failure report prints: an `E` explanation, a `>` failing line.
+_PYTEST_MARK = re.compile(r"^(?:E {2,}\S|> {3,}\S)")
+_SECTION = re.compile(r"^_{3,} .+ _{3,}$")
+_SOURCE = re.compile(r"^ {4}")
+_FIXTURE_VALUE = re.compile(r"^[A-Za-z_]\w* = \S")
+# The short summary's row: the id (which may hold spaces inside its brackets), then " - message".
+_SUMMARY_ROW = re.compile(r"^(?:FAILED|ERROR) (.+?)(?= - |\s*$)")
+_RULE = re.compile(r"([_=])\1{4,}")
+_SPACED_RULE = re.compile(r"^(?:_ ){4,}_?$")
+_MAX_LISTED = 40
+
+
+def is_pytest(coords: tuple[Kept, ...]) -> bool:
+    """A pytest failure report: an ``E``/``>`` line and a ``____ test ____`` section header."""
+    marks = any(_PYTEST_MARK.match(c.text) for c in coords)
+    return marks and any(_SECTION.match(c.text) for c in coords)
+
+
+def _source(text: str) -> bool:
+    return bool(_SOURCE.match(text) or _FIXTURE_VALUE.match(text) or not text.strip())
+
+
+def fold_test_source(snap: Snapshot) -> tuple[Snapshot, int]:
+    """``snap`` without the test source pytest printed around its failures; (snapshot, lines folded)."""
+    if not is_pytest(snap.coords):
+        return snap, 0
+    coords = tuple(c for c in snap.coords if not _SOURCE.match(c.text))
+    context = tuple((n, text) for n, text in snap.context if not _source(text))
+    # A source line with a soft word (`log.warning(...)`) is source all the same.
+    soft = tuple(p for p in snap.soft_patterns if not _SOURCE.match(decode_line(p.sample)))
+    folded = sum(c.count for c in snap.coords) - sum(c.count for c in coords)
+    folded += len(snap.context) - len(context)
+    folded += sum(p.count for p in snap.soft_patterns) - sum(p.count for p in soft)
+    fields = {"coords": coords, "context": context, "soft_patterns": soft, "source_folded": folded}
+    return replace(snap, **fields), folded  # type: ignore[arg-type]
+
+
+def fold_summary(listed: list[Kept], failing: tuple[str, ...]) -> tuple[list[Kept], str | None]:
+    """``listed`` without the short summary's rows when the header names each of their ids."""
+    if not failing or len(failing) > _MAX_LISTED:
+        return listed, None
+    named = set(failing)
+    rows = [c for c in listed if (m := _SUMMARY_ROW.match(c.text)) and m.group(1) in named]
+    if not rows:
+        return listed, None
+    dropped = {id(c) for c in rows}
+    first, last = rows[0].line, rows[-1].line
+    note = f"[short test summary, lines {first}…{last}: {len(rows)} FAILED rows, their ids in the header]"
+    return [c for c in listed if id(c) not in dropped], note
+
+
+_ROW = re.compile(r"^(\d+[:|~] )([_=].*)$")
+
+
+def squeeze_rules(row: str) -> str:
+    """A body row whose title is framed by rules, cut to three characters: ``12: ___ test_x ___``."""
+    match = _ROW.match(row)
+    if not match:
+        return row
+    prefix, text = match.groups()
+    if _SPACED_RULE.match(text):
+        return prefix + "_ _ _"
+    return prefix + _RULE.sub(r"\1\1\1", text)
+
+
+def source_note(snap: Snapshot) -> str | None:
+    """The footer line saying how much test source was folded."""
+    if not snap.source_folded:
+        return None
+    return f"[{snap.source_folded:,} lines of test source folded: a failure's block runs from its ___ name ___ row]"
