@@ -26,6 +26,7 @@ from summarizer.core.records import record, replace
 from summarizer.core.scrub import KeyBlocks
 from summarizer.output.classify import decide
 from summarizer.output.engine import Engine, ExtraRules
+from summarizer.output.folded import folded_form
 from summarizer.output.forms_apply import form_rendering, without_row_errors
 from summarizer.output.header import Verdict
 from summarizer.output.kept import (
@@ -57,7 +58,7 @@ __all__ = ["Plan", "compress", "compress_plain", "resolve_target"]
 EXACT_TOKEN_BYTES = 1 << 18
 TOKEN_SAMPLE_EVERY = 4
 TOKEN_SAMPLE_BYTES = 16 * 1024
-MIN_TARGET = 150
+MIN_TARGET = 300
 _RETRIES = 4
 # Under the pass-through size, a rendering that saves less than this share is not worth reading
 # instead of the original: the original passes through.
@@ -193,6 +194,24 @@ def _outlined(store: OriginalStore, snap: Snapshot, verdict: Verdict, exact: boo
     )
 
 
+def _folded(store: OriginalStore, snap: Snapshot, verdict: Verdict, plan: Plan) -> Rendering | None:
+    """For a report under the pass-through size, its own lines less the source snippets or the test
+    source (:mod:`summarizer.output.folded`), when that saves a quarter; else ``None``."""
+    small = verdict.original_tokens <= DEFAULT_THRESHOLD and plan.target_tokens is None
+    if plan.content or snap.collapse or not small or verdict.total_bytes > OUTLINE_MAX_BYTES:
+        return None
+    from summarizer.core.scrub import scrub
+
+    original = b"".join(store.iter_bytes(verdict.restore_id)).decode("utf-8", "replace")
+    under_floor = _dense_estimate(original) <= plan.floor_tokens
+    folded = folded_form(original, verdict, under_floor=under_floor)
+    if folded is None or _dense_estimate(folded) > _dense_estimate(original) * (1 - MIN_SAVING):
+        return None
+    text, found = scrub(folded)
+    compressed = count_exact(text) if plan.exact_tokens else estimate_tokens(text)
+    return verdict.rendering(snap, text=text, compressed=compressed, target=compressed, redactions=len(found))
+
+
 def _outline_wanted(tokens: int, plan: Plan, size: int, dropped: bool) -> bool:
     """Only a file the caller says is content (`run --content`) is outlined: an output that merely
     looks like source text (pip -vv, a build log with code in it) may hold failures an outline
@@ -258,7 +277,6 @@ def compress_plain(
     snap = take(engine, clean, patterns=target is not None, key=key)
     if shape.name == "test":
         snap, _ = fold_test_source(snap)
-    scrubbed = clean.redactions
     verdict = Verdict.of(
         snap,
         content=shape.content,
@@ -290,10 +308,20 @@ def compress_plain(
         if form is not None:
             return form
     if target is None or (plan.content and not writer.dropped):
-        return _passthrough(store, snap, verdict)
-    result = render(snap, clean, verdict, target=target, exact=count_exact if plan.exact_tokens else None)
+        return _folded(store, snap, verdict, plan) or _passthrough(store, snap, verdict)
+    result = _fitted(snap, clean, verdict, target, plan.exact_tokens)
+    optional = plan.target_tokens is None and tokens <= DEFAULT_THRESHOLD and not writer.dropped
+    if not optional or snap.collapse:
+        return result
+    return _smallest(store, snap, verdict, plan, result)
+
+
+def _fitted(snap: Snapshot, clean: Scrubbed, verdict: Verdict, target: int, exact: bool) -> Rendering:
+    """The rendering within ``target``; with exact counts, rendered again while the estimate ran short."""
+    scrubbed = clean.redactions
+    result = render(snap, clean, verdict, target=target, exact=count_exact if exact else None)
     tighter = target
-    for _ in range(_RETRIES if plan.exact_tokens else 0):
+    for _ in range(_RETRIES if exact else 0):
         if result.compressed_tokens <= target or tighter <= 1:
             break
         # The estimate ran short on this text (numbers cost a token each): shrink the optional
@@ -305,10 +333,18 @@ def compress_plain(
         result = replace(
             render(snap, again, verdict, target=tighter, exact=count_exact), target_tokens=target
         )
-    optional = plan.target_tokens is None and tokens <= DEFAULT_THRESHOLD and not writer.dropped
-    if optional and not snap.collapse and not _worth_it(store, verdict.restore_id, result.text):
-        return _passthrough(store, snap, verdict)
     return result
+
+
+def _smallest(
+    store: OriginalStore, snap: Snapshot, verdict: Verdict, plan: Plan, result: Rendering
+) -> Rendering:
+    """Under the pass-through size: the smaller of the rendering and the folded form, if either
+    saves enough; else the original."""
+    folded = _folded(store, snap, verdict, plan)
+    if folded is not None and _dense_estimate(folded.text) < _dense_estimate(result.text):
+        return folded
+    return result if _worth_it(store, verdict.restore_id, result.text) else _passthrough(store, snap, verdict)
 
 
 def compress(

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from summarizer.core.records import record
+from summarizer.output import testrun
 from summarizer.output.compact import Messages, body_line
 from summarizer.output.grouping import (
     factor,
@@ -32,7 +33,6 @@ from summarizer.output.header import Verdict, header_lines, restore_hint
 from summarizer.output.kept import ERROR_KINDS, Kept, KeptPattern, KeptSample, Rendering, estimate_tokens
 from summarizer.output.lines import decode_line, truncate_for_render
 from summarizer.output.patterns import PatternStat
-from summarizer.output import testrun
 from summarizer.output.snapshot import Scrubbed, Snapshot
 
 __all__ = ["Body", "render_snapshot", "restore_hint"]
@@ -123,16 +123,18 @@ def _pattern_note(stat: PatternStat) -> str:
     return f"[×{stat.count:,} like this, lines {stat.first_line}…{stat.last_line}] "
 
 
-def _context_rows(snap: Snapshot, body: Body, budget: int, target: int) -> tuple[int, int]:
+def _context_rows(snap: Snapshot, body: Body, budget: int, target: int, dense: bool) -> tuple[int, int]:
     """Tier 2: the context around failures, whole while it fits in what is left of the target or
-    in one more target's worth (failures' blocks before anything else); (budget, folded)."""
+    in one more target's worth (failures' blocks before anything else); (budget, folded).
+    ``dense``: the error lines alone exceed the target (warnings never make a report dense: they
+    come after the context in the budget order)."""
     taken = {int(order) for order, _ in body.rows}
     rows = [(n, f"{n}| {text}") for n, text in snap.context if n not in taken]
     costs = [estimate_tokens(text) + 1 for _, text in rows]
     # When the error lines alone exceed the target (a dense report), every error's own line stays
     # and the rest of each block is folded; otherwise the context may take one more target's worth,
     # and blocks up to half a target more.
-    if budget > 0 and sum(costs) <= max(budget, target):
+    if not dense and sum(costs) <= max(budget, target):
         body.rows.extend(rows)
         return budget - sum(costs), 0
     # The failures alone fill the budget: keep the lines that head each failure's block (its
@@ -238,17 +240,20 @@ def render_snapshot(
     listed, merged_records = merge_records(listed, target * _CHARS_PER_TOKEN)
     merged.update(merged_records)
     pytest = verdict.shape == "test" and testrun.is_pytest(snap.coords)
-    summary_note = None
+    summary_rows = 0
     if pytest:
-        listed, summary_note = testrun.fold_summary(listed, verdict.failing)
+        listed, summary_rows = testrun.fold_summary(listed, verdict.failing)
     header = header_lines(snap, verdict, groups)
     hint = restore_hint(verdict.restore_id, snap.lines)
     body = _coordinate_rows(snap, listed, merged)
+    error_lines = {c.line for c in listed if c.kind in ERROR_KINDS}
     # Sized with the whole legend: the one printed names only the row forms used, never more.
     legend = _legend(["@ ", "1| ", "1~ "], compactable=True)
     fixed = "\n".join([*header, legend, *(t for _, t in body.rows), _WARNINGS_TITLE if groups else "", hint])
     budget = target - count(fixed) - 2
-    budget, folded = _context_rows(snap, body, budget, target)
+    errors = [text for order, text in body.rows if order in error_lines]
+    dense = budget <= 0 and count("\n".join([*header, *errors])) > target
+    budget, folded = _context_rows(snap, body, budget, target, dense)
     warnings = [clean(t) for t in render_groups(groups, budget, count)] if groups else []
     budget -= count("\n".join(warnings)) + 1 if warnings else 0
     samples, budget = _samples(snap, body, budget, clean)
@@ -261,7 +266,7 @@ def render_snapshot(
     if warnings:
         parts += [_WARNINGS_TITLE, *warnings]
     parts += _footer(snap, folded)
-    parts += [note for note in (testrun.source_note(snap), summary_note) if note]
+    parts += [note for note in (testrun.folded_note(snap, summary_rows),) if note]
     if pattern_lines:
         parts += [_PATTERNS_TITLE, *pattern_lines]
     parts.append(hint)

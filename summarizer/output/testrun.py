@@ -20,16 +20,16 @@ location lines. So, for a test run recognised as pytest's:
 from __future__ import annotations
 
 import re
-from summarizer.core.records import replace
 from typing import TYPE_CHECKING
 
+from summarizer.core.records import replace
 from summarizer.output.lines import decode_line
 
 if TYPE_CHECKING:
     from summarizer.output.kept import Kept
     from summarizer.output.snapshot import Snapshot
 
-__all__ = ["fold_summary", "fold_test_source", "is_pytest", "source_note", "squeeze_rules"]
+__all__ = ["fold_summary", "fold_test_source", "folded_note", "is_pytest", "small_form", "squeeze_rules"]
 
 # The marks only pytest's failure report prints: an `E` explanation, a `>` failing line.
 _PYTEST_MARK = re.compile(r"^(?:E {2,}\S|> {3,}\S)")
@@ -38,7 +38,7 @@ _SOURCE = re.compile(r"^ {4}")
 _FIXTURE_VALUE = re.compile(r"^[A-Za-z_]\w* = \S")
 # The short summary's row: the id (which may hold spaces inside its brackets), then " - message".
 _SUMMARY_ROW = re.compile(r"^(?:FAILED|ERROR) (.+?)(?= - |\s*$)")
-_RULE = re.compile(r"([_=])\1{4,}")
+_RULE = re.compile(r"([_=!])\1{4,}")
 _SPACED_RULE = re.compile(r"^(?:_ ){4,}_?$")
 _MAX_LISTED = 40
 
@@ -49,8 +49,21 @@ def is_pytest(coords: tuple[Kept, ...]) -> bool:
     return marks and any(_SECTION.match(c.text) for c in coords)
 
 
+# Context that says nothing a kept line does not: a passing test's -v row, a section banner.
+_NOISE_CONTEXT = re.compile(r"^\S+::\S.* PASSED\b|^={3,} [\w ]+ ={3,}$|^={3,}$")
+_PROGRESS = re.compile(r"^[.FEsxX]+\s*(?:\[\s*\d+%\])?$")
+_CARET = re.compile(r"^\s+\^+\s*$")
+_FAILURES_BANNER = re.compile(r"^={3,} (?:FAILURES|ERRORS) ={3,}$")
+_OTHER_BANNER = re.compile(r"^={3,} .* ={3,}$")
+_SUMMARY_TAIL = re.compile(r"\d+ (?:passed|failed|errors?)\b.* in [\d.]+s")
+
+
 def _source(text: str) -> bool:
     return bool(_SOURCE.match(text) or _FIXTURE_VALUE.match(text) or not text.strip())
+
+
+def _folded_context(text: str) -> bool:
+    return _source(text) or bool(_NOISE_CONTEXT.match(text))
 
 
 def fold_test_source(snap: Snapshot) -> tuple[Snapshot, int]:
@@ -58,31 +71,27 @@ def fold_test_source(snap: Snapshot) -> tuple[Snapshot, int]:
     if not is_pytest(snap.coords):
         return snap, 0
     coords = tuple(c for c in snap.coords if not _SOURCE.match(c.text))
-    context = tuple((n, text) for n, text in snap.context if not _source(text))
+    context = tuple((n, text) for n, text in snap.context if not _folded_context(text))
     # A source line with a soft word (`log.warning(...)`) is source all the same.
     soft = tuple(p for p in snap.soft_patterns if not _SOURCE.match(decode_line(p.sample)))
     folded = sum(c.count for c in snap.coords) - sum(c.count for c in coords)
     folded += len(snap.context) - len(context)
     folded += sum(p.count for p in snap.soft_patterns) - sum(p.count for p in soft)
     fields = {"coords": coords, "context": context, "soft_patterns": soft, "source_folded": folded}
-    return replace(snap, **fields), folded  # type: ignore[arg-type]
+    return replace(snap, **fields), folded
 
 
-def fold_summary(listed: list[Kept], failing: tuple[str, ...]) -> tuple[list[Kept], str | None]:
-    """``listed`` without the short summary's rows when the header names each of their ids."""
+def fold_summary(listed: list[Kept], failing: tuple[str, ...]) -> tuple[list[Kept], int]:
+    """``listed`` without the short summary's rows when the header names each of their ids; and
+    how many were folded."""
     if not failing or len(failing) > _MAX_LISTED:
-        return listed, None
+        return listed, 0
     named = set(failing)
-    rows = [c for c in listed if (m := _SUMMARY_ROW.match(c.text)) and m.group(1) in named]
-    if not rows:
-        return listed, None
-    dropped = {id(c) for c in rows}
-    first, last = rows[0].line, rows[-1].line
-    note = f"[short test summary, lines {first}…{last}: {len(rows)} FAILED rows, their ids in the header]"
-    return [c for c in listed if id(c) not in dropped], note
+    rows = {id(c) for c in listed if (m := _SUMMARY_ROW.match(c.text)) and m.group(1) in named}
+    return [c for c in listed if id(c) not in rows], len(rows)
 
 
-_ROW = re.compile(r"^(\d+[:|~] )([_=].*)$")
+_ROW = re.compile(r"^(\d+[:|~] )([_=!].*)$")
 
 
 def squeeze_rules(row: str) -> str:
@@ -96,8 +105,35 @@ def squeeze_rules(row: str) -> str:
     return prefix + _RULE.sub(r"\1\1\1", text)
 
 
-def source_note(snap: Snapshot) -> str | None:
-    """The footer line saying how much test source was folded."""
-    if not snap.source_folded:
+def folded_note(snap: Snapshot, summary_rows: int) -> str | None:
+    """The footer line saying what of the run was folded."""
+    parts = []
+    if snap.source_folded:
+        parts.append(f"{snap.source_folded:,} lines of test source")
+    if summary_rows:
+        parts.append(f"{summary_rows} short-summary rows (ids in the header)")
+    return f"[folded: {', '.join(parts)}]" if parts else None
+
+
+def small_form(text: str) -> list[str] | None:
+    """A small pytest report as its own lines less the test source, the progress rows, banners and
+    blank lines (the short summary stays: this form has no header listing the ids); ``None`` when
+    the text is no pytest failure report."""
+    lines = text.splitlines()
+    if not any(_PYTEST_MARK.match(line) for line in lines) or not any(_SECTION.match(line) for line in lines):
         return None
-    return f"[{snap.source_folded:,} lines of test source folded: a failure's block runs from its ___ name ___ row]"
+    kept: list[str] = []
+    in_failures = False
+    for line in lines:
+        if _FAILURES_BANNER.match(line):
+            in_failures = True
+            continue
+        if _OTHER_BANNER.match(line) and not _SUMMARY_TAIL.search(line):
+            in_failures = False
+            continue
+        if _PROGRESS.match(line) or not line.strip():
+            continue
+        if in_failures and (_SOURCE.match(line) or _FIXTURE_VALUE.match(line) or _CARET.match(line)):
+            continue
+        kept.append(squeeze_rules(f"0: {line}")[3:])
+    return kept

@@ -91,7 +91,7 @@ def test_the_envelope_reports_real_token_counts_and_line_numbers(run: Run) -> No
     assert result.text.splitlines()[1] == "exit code: 1"
     assert (
         result.text.rstrip("\n").splitlines()[-1]
-        == f"[full output: summarizer restore {result.restore_id}  (803 lines)]"
+        == f"[full output: summarizer restore {result.restore_id[:16]}  (803 lines)]"
     )
     dumped = result.model_dump(mode="json")
     assert {"classification", "coordinates", "patterns", "samples", "restore_id", "reduction"} <= set(dumped)

@@ -35,7 +35,7 @@ def test_the_test_source_and_the_short_summary_are_folded(tmp_path: Path) -> Non
     body = [row for row in text.splitlines() if re.match(r"^\d+[:|~] ", row)]
     assert not [row for row in body if re.match(r"^\d+[:|~]  {4}", row)]
     assert not [row for row in body if re.match(r"^\d+: FAILED ", row)]
-    assert "lines of test source folded" in text and "8 FAILED rows, their ids in the header" in text
+    assert "lines of test source" in text and "8 short-summary rows (ids in the header)" in text
     assert "___ test_rounding ___" in text and "_____ test_rounding" not in text
 
 
