@@ -12,11 +12,10 @@ for an output under the floor, one of its rows: it is read whole at a glance).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from summarizer.output.snippets import fold_snippets
 from summarizer.output.testrun import small_form
 
+TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
 if TYPE_CHECKING:
     from summarizer.output.header import Verdict
 

@@ -20,11 +20,11 @@ location lines. So, for a test run recognised as pytest's:
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from summarizer.core.records import replace
 from summarizer.output.lines import decode_line
 
+TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
 if TYPE_CHECKING:
     from summarizer.output.kept import Kept
     from summarizer.output.snapshot import Snapshot
