@@ -34,9 +34,9 @@ from __future__ import annotations
 import os
 import sys
 
-from summarizer.agents import fastjson
 from summarizer.agents.permissions import Rules, allowed, decide, load_rules
 from summarizer.agents.wrap import EXCLUDE_FILE, exclude_prefixes, executable, prepare
+from summarizer.core import fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -139,7 +139,7 @@ def codex_answer(event: Mapping[str, object], env: Mapping[str, str], exe: str) 
 
 def _json_file(path: str) -> object:
     """A JSON file's value; ``None`` when it does not exist; ValueError when it cannot be read."""
-    from summarizer.agents import fastjson
+    from summarizer.core import fastjson
 
     try:
         with open(path, encoding="utf-8") as handle:
@@ -296,7 +296,7 @@ def copilot_answer(event: Mapping[str, object], env: Mapping[str, str], exe: str
     name = event.get("toolName", event.get("tool_name"))
     args = event.get("toolArgs", event.get("tool_input"))
     if isinstance(args, str):
-        from summarizer.agents import fastjson
+        from summarizer.core import fastjson
 
         args = fastjson.loads(args)
     if name != "bash" or not isinstance(args, dict):

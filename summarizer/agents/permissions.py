@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import os
 
-from summarizer.agents import fastjson
 from summarizer.agents.shell import skip_wrappers
+from summarizer.core import fastjson
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -31,14 +31,16 @@ trimmer (:mod:`summarizer.gain.trim`). Either way only the part we cut counts as
 
 Writing never fails the command: an unwritable ledger is skipped silently (the output matters, the
 figure does not). Lines are written with one ``O_APPEND`` write each, so concurrent runs do not
-interleave. This module uses the standard library only, without :mod:`json` (whose decoder pulls in
-:mod:`re`): ``run`` writes a record on its fast path.
+interleave. Writing does not import :mod:`json` (whose decoder pulls in :mod:`re`): ``run`` writes a
+record on its fast path, through :mod:`summarizer.core.fastjson`.
 """
 
 from __future__ import annotations
 
 import os
 import time
+
+from summarizer.core.fastjson import dumps
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -61,28 +63,10 @@ LEDGER_DIR = "ledger"
 MAX_COMMAND_CHARS = 2000
 _VERSION = 1
 
-try:
-    from _json import encode_basestring_ascii as _quote
-except ImportError:  # pragma: no cover - CPython always has _json
-    from json import dumps as _quote
-
-
-def _value(value: object) -> str:
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if isinstance(value, int):
-        return str(value)
-    return str(_quote(str(value)))
-
 
 def encode(record: Mapping[str, object]) -> bytes:
     """One ledger line (JSON, ASCII, newline-terminated) for a flat record of str/int/bool/None."""
-    body = ",".join(f"{_quote(key)}:{_value(value)}" for key, value in record.items())
-    return ("{" + body + "}\n").encode("ascii")
+    return (dumps(dict(record), compact=True) + "\n").encode("ascii")
 
 
 def project_root(cwd: str) -> str:

@@ -34,6 +34,12 @@ def test_a_record_is_the_json_a_reader_gets_back(tmp_path: Path) -> None:
     assert (tmp_path / "runs-2025-12.jsonl").is_file()
 
 
+def test_a_record_line_is_compact_json_on_one_line() -> None:
+    """What json.dumps writes with tight separators, ASCII only, one newline at the end."""
+    record = {"v": 1, "cmd": 'echo "é"\n', "in": None, "pass": False, "bytes": 3}
+    assert ledger.encode(record) == (json.dumps(record, separators=(",", ":")) + "\n").encode("ascii")
+
+
 def test_a_torn_line_is_skipped_and_the_rest_read(tmp_path: Path) -> None:
     """A crash mid-write leaves half a line: the reader skips it and keeps the others."""
     for size in (1, 2):

@@ -1,4 +1,4 @@
-"""The hook's JSON reader and writer agree with the standard module."""
+"""The cold paths' JSON reader and writer (the hook, the run ledger) agree with the standard module."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from summarizer.agents.fastjson import dumps, loads
+from summarizer.core.fastjson import dumps, loads
 
 DOCUMENTS = [
     '{"session_id": "s", "tool_input": {"command": "pytest -k \\"a b\\"", "timeout": 120000}, "x": [1]}',
@@ -37,7 +37,7 @@ def test_malformed_document_in_a_fresh_process_is_a_value_error() -> None:
     """The hook's process never imports json: a syntax error is still a ValueError with its position."""
     probe = (
         "import sys\n"
-        "from summarizer.agents.fastjson import loads\n"
+        "from summarizer.core.fastjson import loads\n"
         "assert 'json.decoder' not in sys.modules\n"
         "try:\n"
         "    loads('{bad json')\n"
@@ -67,3 +67,9 @@ def test_dumps_equals_json_dumps() -> None:
         }
     }
     assert dumps(value) == json.dumps(value)
+
+
+def test_compact_dumps_equals_json_dumps_with_tight_separators() -> None:
+    """The ledger's one-line records: no spaces, ASCII escapes, nesting kept."""
+    value = {"cmd": 'grep -r "é\\n" .', "in": None, "pass": True, "bytes": 12, "l": [1, {"a": "b"}]}
+    assert dumps(value, compact=True) == json.dumps(value, separators=(",", ":"))

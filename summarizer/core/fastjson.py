@@ -1,13 +1,14 @@
-"""JSON for the Claude Code hook without importing :mod:`json`.
+"""JSON for the cold paths (the Claude Code hook, the run ledger) without importing :mod:`json`.
 
 The hook runs before every Bash command, and ``import json`` costs about half of ``python -c
 pass`` on its own (``json.decoder`` compiles regular expressions, which pulls in ``re`` and
-``enum``). The C accelerator :mod:`_json` that :mod:`json` itself uses needs none of that: its
-scanner parses a document with the same rules, and its string encoder writes the same escapes.
-:func:`loads` and :func:`dumps` give the same results as ``json.loads`` and ``json.dumps`` (default
-separators, ``ensure_ascii``) for the values the hook reads and writes;
-``tests/agents/test_fastjson.py`` checks that. Where :mod:`_json` is missing (another Python
-implementation), the standard module is used.
+``enum``); ``run`` appends a ledger line on its fast path. The C accelerator :mod:`_json` that
+:mod:`json` itself uses needs none of that: its scanner parses a document with the same rules, and
+its string encoder writes the same escapes. :func:`loads` and :func:`dumps` give the same results
+as ``json.loads`` and ``json.dumps`` (``ensure_ascii``; default separators, or ``","`` and ``":"``
+with ``compact=True``) for the values these paths read and write; ``tests/core/test_fastjson.py``
+checks that. Where :mod:`_json` is missing (another Python implementation), the standard module
+is used.
 """
 
 from __future__ import annotations
@@ -68,12 +69,19 @@ def loads(text: str | bytes) -> object:
     return value
 
 
-def dumps(value: object) -> str:
-    """``json.dumps(value)`` for dicts (string keys), lists, strings, numbers, booleans and None."""
+def dumps(value: object, *, compact: bool = False) -> str:
+    """``json.dumps(value)`` for dicts (string keys), lists, strings, numbers, booleans and None.
+
+    ``compact``: no spaces after ``,`` and ``:`` (``separators=(",", ":")``), as one-line records want.
+    """
     if _scan is None:  # pragma: no cover
         import json
 
-        return json.dumps(value)
+        return json.dumps(value, separators=(",", ":") if compact else None)
+    return _dumps(value, "," if compact else ", ", ":" if compact else ": ")
+
+
+def _dumps(value: object, comma: str, colon: str) -> str:
     if value is None:
         return "null"
     if value is True:
@@ -87,7 +95,8 @@ def dumps(value: object) -> str:
     if isinstance(value, float):
         return float.__repr__(value)
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_quote(str(k))}: {dumps(v)}" for k, v in value.items()) + "}"
+        items = (f"{_quote(str(k))}{colon}{_dumps(v, comma, colon)}" for k, v in value.items())
+        return "{" + comma.join(items) + "}"
     if isinstance(value, list | tuple):
-        return "[" + ", ".join(dumps(v) for v in value) + "]"
+        return "[" + comma.join(_dumps(v, comma, colon) for v in value) + "]"
     raise TypeError(f"cannot write {type(value).__name__} as JSON")
