@@ -20,7 +20,7 @@ from collections.abc import Iterable
 
 from summarizer.core.lazyre import lazy
 from summarizer.output.forms_listing import ListingTally, Row, compact_listing, parse_bare, parse_row
-from summarizer.output.forms_search import HIT, search_form
+from summarizer.output.forms_search import CONTEXT, HIT, search_form
 from summarizer.output.forms_vcs import PARSERS, Parsed
 
 __all__ = ["FORM_MAX_BYTES", "Parsed", "compact_form", "is_form_row", "listing_summary", "render_form"]
@@ -65,7 +65,8 @@ def _listing_form(lines: list[str]) -> Parsed | None:
     if bare and sum(" " in r.name for r in rows) * 5 > len(rows):
         return None
     summary, body = compact_listing(rows, sections)
-    body += [f"{n}: {line}" for n, line in other]
+    # The lines that are not rows come first: they are where a listing's errors are.
+    body = [f"{n}: {line}" for n, line in other] + body
     return Parsed("listing", summary, tuple(body))
 
 
@@ -102,7 +103,7 @@ def is_form_row(shape: str, text: str) -> bool:
         return parse_row(text) is not None or parse_bare(text) is not None
     if shape == "search":
         found = HIT.match(text)
-        return found is not None and not _DIAGNOSTIC.match(found.group("text"))
+        return (found is not None and not _DIAGNOSTIC.match(found.group("text"))) or bool(CONTEXT.match(text))
     if shape == "vcs":
         return bool(_VCS_ROW.match(text))
     return False

@@ -11,11 +11,11 @@ from __future__ import annotations
 from summarizer.core.lazyre import lazy
 from summarizer.output.forms_vcs import Parsed
 
-__all__ = ["HIT", "search_form"]
+__all__ = ["CONTEXT", "HIT", "search_form"]
 
 # path:line:text (a hit) or path-line-text (grep -C context, told apart by a known path).
 HIT = lazy(r"^(?P<file>[^\s:]+):(?P<line>\d+):(?P<text>.*)$")
-_CONTEXT = lazy(r"^(?P<file>[^\s:]+?)-(?P<line>\d+)-(?P<text>.*)$")
+CONTEXT = lazy(r"^(?P<file>[^\s:]+?)-(?P<line>\d+)-(?P<text>.*)$")
 # grep -c / -l and binary-file notices are not hit rows: they leave the output as it is.
 _NOTICE = lazy(r"^(?:Binary file .* matches|grep: .*|rg: .*)$")
 
@@ -25,7 +25,7 @@ def _row(line: str, files: set[str]) -> tuple[str, str] | None:
     found = HIT.match(line)
     if found is not None:
         return found.group("file"), f"{found.group('line')}: {found.group('text')}"
-    found = _CONTEXT.match(line)
+    found = CONTEXT.match(line)
     if found is not None and found.group("file") in files:
         return found.group("file"), f"{found.group('line')}- {found.group('text')}"
     return None

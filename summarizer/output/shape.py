@@ -41,7 +41,8 @@ LISTING_ROW = lazy(
     r"|^total #+$|^\S+:$"  # ls -l total, ls -R directory headers
 )
 # grep -rn / rg -n hits: path:line:text (a compiler's "path:line:col: error:" is one too).
-_SEARCH_ROW = lazy(r"^[^\s:]+:#+[:-]")
+# A hit, a grep -C context row (its path has a dot or a slash: a date is no path), a separator.
+_SEARCH_ROW = lazy(r"^[^\s:]+:#+[:-]|^[^\s:#][^\s:]*?[./][^\s:]*?-#+-|^--$")
 # grep -n of one file (and cat -n): numbered lines of a file are content, not a log (a time is not one).
 _NUMBERED_ROW = lazy(r"^\s*#+(?::(?![#\s])|-(?!#)|\t)")
 _VCS_ROW = lazy(

@@ -82,12 +82,21 @@ def test_search_hits_are_grouped_by_file_and_expand_back_to_grep(store: Original
     """``@ file`` then ``N: text``: every line number kept; a hit that says InputError is no failure."""
     original = fixture_bytes("forms_grep_rn.txt").decode()
     result = _compress(store, "forms_grep_rn.txt")
-    assert _saves(result, 0.2) and result.first_error is None
+    assert _saves(result) and result.first_error is None
     body = result.text.split("\n", 1)[1]
     assert expand(body) == original
     for file, line in TRUTH["grep_rn"]:
         assert f"{file}:{line}:" in expand(result.text)
     assert sum(row.startswith("@ ") for row in body.splitlines()) == len({f for f, _ in TRUTH["grep_rn"]})
+
+
+def test_grep_context_rows_keep_their_numbers(store: OriginalStore) -> None:
+    """``grep -C``: hits ``N: text`` and context ``N- text`` under their file; only ``--`` goes."""
+    original = fixture_bytes("forms_grep_c.txt").decode()
+    result = _compress(store, "forms_grep_c.txt")
+    assert not result.passthrough and result.first_error is None
+    kept = [line for line in original.splitlines() if line != "--"]
+    assert expand(result.text.split("\n", 1)[1]).splitlines() == kept
 
 
 def test_ls_la_keeps_every_name_and_no_name_is_an_error(store: OriginalStore) -> None:
