@@ -29,9 +29,19 @@ from summarizer.output.table import (
     TemplateStat,
 )
 
-__all__ = ["MAX_COORDINATES", "MAX_HTTP_4XX", "CoordEntry", "FailureBlock", "ItemBlock", "SlowPath"]
+__all__ = [
+    "MAX_COORDINATES",
+    "MAX_HTTP_4XX",
+    "MAX_WARNINGS",
+    "CoordEntry",
+    "FailureBlock",
+    "ItemBlock",
+    "SlowPath",
+]
 
 MAX_COORDINATES = 20_000
+MAX_WARNINGS = 10_000
+_WARNING_KINDS = frozenset({"warning", "located_warning"})
 # Kept text per coordinate: generous until the coordinates hold 64 MB, then just the start.
 _COORD_BYTES = 8192
 _COORD_BYTES_LOW = 512
@@ -102,6 +112,7 @@ class SlowPath:
     _saw_traceback: bool
     _failure: FailureBlock | None
     _coord_bytes: int
+    _warnings: int
     _items: ItemBlock | None
     _prev: bytes
     _chunk: RawLines | list[bytes]
@@ -304,9 +315,16 @@ class SlowPath:
             entry.count += 1
             entry.last_line = n
             return
-        if len(self.coords) >= MAX_COORDINATES:
+        # Warnings have a cap of their own: a flood of them never crowds out a later failure.
+        warning = kind in _WARNING_KINDS
+        if (
+            (self._warnings >= MAX_WARNINGS)
+            if warning
+            else (len(self.coords) - self._warnings >= MAX_COORDINATES)
+        ):
             self.coords_not_listed += 1
             return
+        self._warnings += warning
         if kind in ERROR_KINDS and n == self._cur_n:
             self.ctx.failure(n, raw, [(k, line) for k, line in self._before(n) if not self._noise(line)])
         keep = _COORD_BYTES if self._coord_bytes < _COORD_MEMORY else _COORD_BYTES_LOW

@@ -98,6 +98,7 @@ class Engine(SlowPath):
     _saw_traceback: bool = False
     _failure: FailureBlock | None = None
     _coord_bytes: int = 0
+    _warnings: int = 0
     _items: ItemBlock | None = None
     http_4xx: int = 0
     http_4xx_more: int = 0

@@ -55,6 +55,7 @@ _LEGEND_CLAUSES = (
 # Error records fold by template when they alone would take more characters than this per token of
 # the target (about the bytes of a token in dense logs).
 _CHARS_PER_TOKEN = 3
+_DENSE_SHARE = 20
 
 
 def _legend(rows: list[str], compactable: bool) -> str:
@@ -141,7 +142,13 @@ def _context_rows(snap: Snapshot, body: Body, budget: int, target: int, dense: b
     # headline, its location) whatever they cost, then the blocks' own lines while they fit; fold
     # the lines before each failure.
     heads = sum(c for (n, _), c in zip(rows, costs, strict=True) if n in snap.heads)
-    allowance = 0 if budget <= 0 else max(budget, target // 2) - heads
+    # A dense report (coordinates are 5% of the lines or more) folds its blocks to its error lines;
+    # a few failures in a long log keep their blocks whole (a compiler error's snippet and caret)
+    # within one more target's worth.
+    if len(snap.coords) * _DENSE_SHARE >= snap.lines:
+        allowance = 0 if budget <= 0 else max(budget, target // 2) - heads
+    else:
+        allowance = max(budget, target) - heads
     kept = 0
     for (n, text), cost in zip(rows, costs, strict=True):
         block = n in snap.block_lines and cost <= allowance

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from summarizer.output import blocks
 from summarizer.output.engine import Engine
 from summarizer.output.lines import Chunk
 
@@ -32,3 +35,17 @@ def test_blocks_spanning_chunks_are_closed_correctly() -> None:
     kinds = {entry.raw.decode().strip(): entry.kind for entry in engine.coords.values()}
     assert kinds['File "/app/a.py", line 3, in main'] == "frame"
     assert kinds["RuntimeError: boom"] in {"exception", "error"}
+
+
+def test_a_flood_of_warnings_never_crowds_out_a_later_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Warnings have a cap of their own: past it they are counted, and errors after them are kept."""
+    monkeypatch.setattr(blocks, "MAX_WARNINGS", 50)
+    monkeypatch.setattr(blocks, "MAX_COORDINATES", 50)
+    engine = Engine()
+    warnings = [f"src/m{i}.c:{i}:1: warning: unused variable 'v{i}' [-Wunused-variable]" for i in range(500)]
+    errors = [f"src/e{i}.c:{i}:5: error: 'x{i}' undeclared" for i in range(40)]
+    engine.feed(Chunk("\n".join([*warnings, *errors]).encode()))
+    engine.finish()
+    kept = {entry.raw.decode() for entry in engine.coords.values()}
+    assert all(error in kept for error in errors)
+    assert engine.coords_not_listed == 450
