@@ -24,6 +24,7 @@ from __future__ import annotations
 import inspect
 import json
 import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -282,22 +283,43 @@ def _register_output(server: MCPServer[Any], settings: Settings) -> None:
         def work() -> str:
             import io
 
+            from summarizer.gain.ledger import LEDGER_DIR, append, append_result
             from summarizer.output import OutputOptions
             from summarizer.output import compress as compress_output
+            from summarizer.rules.raw import raw_requested
 
             _bounded("target_tokens", target_tokens, 1)
             _bounded("floor_tokens", floor_tokens, 0)
             _bounded("exit_code", exit_code, -(2**31), 2**31 - 1)
             if not output.strip():
                 raise InputError("output is empty; pass the tool output to compress")
+            # As `summarizer output` does: raw mode, the team's rules, one ledger record for `gain`.
+            ledger = str(settings.cache_dir / LEDGER_DIR)
+            if raw_requested(os.environ):
+                size = len(output.encode("utf-8"))
+                append(
+                    ledger,
+                    tool="output",
+                    command=None,
+                    size=size,
+                    tokens_in=None,
+                    tokens_out=None,
+                    passthrough=True,
+                    raw=True,
+                )
+                return output
+            failures, noise = _team_patterns()
             options = OutputOptions(
                 target_tokens=target_tokens,
                 exit_code=exit_code,
+                failure_patterns=failures,
+                noise_patterns=noise,
                 **({"floor_tokens": floor_tokens} if floor_tokens is not None else {}),
             )
             result = compress_output(
                 io.BytesIO(output.encode("utf-8")), app.build_originals(settings), options
             )
+            append_result(ledger, result, tool="output")
             return output_reply(result, envelope=envelope)
 
         return _guard(work)
@@ -314,6 +336,22 @@ def _register_output(server: MCPServer[Any], settings: Settings) -> None:
             return data.decode("utf-8", "replace")
 
         return _guard(work)
+
+
+def _team_patterns() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The failure and noise patterns of the rule files in force for the server's working directory.
+
+    A broken file is skipped with one line on stderr, as ``summarizer output`` does: the output is
+    never lost over a rule (``summarizer rules test`` says what is wrong).
+    """
+    from summarizer.rules.model import rules_in_force
+
+    try:
+        rules = rules_in_force(os.environ, os.getcwd())
+    except InputError as exc:
+        sys.stderr.write(f"summarizer mcp: {exc}; compressing without your rules\n")
+        return (), ()
+    return rules.failure_patterns, rules.noise_patterns
 
 
 def _register_envelope(server: MCPServer[Any]) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import shutil
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -118,3 +119,79 @@ def test_the_stdio_server_lists_saves_searches_compresses_and_reports_errors(
     """One real client session: tools listed, memory saved and found, a log compressed, errors as isError."""
     asyncio.run(asyncio.wait_for(_scenario(tmp_path, build_log, session_transcript), timeout=120))
     assert (tmp_path / "engram" / "engram.db").is_file()
+
+
+RULES = """
+[[failure]]
+pattern = '^DEPLOY BROKEN: '
+examples = ["DEPLOY BROKEN: api lost its types"]
+
+[[noise]]
+pattern = '^\\[bundler\\] asset '
+examples = ["[bundler] asset chunk-17.js 3 KiB [emitted]"]
+"""
+
+
+def _team_log() -> str:
+    lines = []
+    for i in range(400):
+        lines.append(f"[bundler] asset chunk-{i}.js {i % 7 + 1} KiB [emitted]")
+        if i % 4 == 0:
+            lines.append(f"compiled module {i} of 400 in {i % 13} ms")
+        if i == 250:
+            lines.append("DEPLOY BROKEN: api lost its types")
+    return "\n".join(lines) + "\n"
+
+
+async def _compress_through_mcp(tmp_path: Path, log: str) -> str:
+    async with stdio_client(_server(tmp_path)) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        reply = await session.call_tool("output_compress", {"output": log, "target_tokens": 400})
+        assert not reply.is_error, _text(reply)
+        return _text(reply)
+
+
+def test_output_compress_applies_the_teams_rules_and_records_the_run_as_summarizer_output_does(
+    tmp_path: Path,
+) -> None:
+    """The same rules in force, the same text back, and one ledger record each for `summarizer gain`."""
+    from summarizer.gain.ledger import read
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".summarizer").mkdir()
+    (tmp_path / ".summarizer" / "rules.toml").write_text(RULES, encoding="utf-8")
+    log = _team_log()
+    through_mcp = asyncio.run(asyncio.wait_for(_compress_through_mcp(tmp_path, log), timeout=120))
+    server = _server(tmp_path)
+    cli = subprocess.run(
+        [server.command, *server.args[:-1], "output", "--target", "400"],
+        input=log,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=server.env,
+        check=False,
+        timeout=120,
+    )
+    assert cli.returncode == 0, cli.stderr
+    # The same rendering; only the header's token count may differ (the CLI's cold path estimates it).
+    assert through_mcp.split("\n", 1)[1] == cli.stdout.split("\n", 1)[1]
+    assert "DEPLOY BROKEN: api lost its types" in through_mcp
+    assert "dropped by your rules" in through_mcp
+    records = [record for _, _, record in read(str(tmp_path / "cache" / "ledger"))]
+    same = ("tool", "cwd", "project", "cmd", "bytes", "pass", "raw", "rid")
+    assert len(records) == 2 and [r[k] for k in same for r in records[:1]] == [records[1][k] for k in same]
+    assert records[0]["tool"] == "output" and records[0]["pass"] is False and records[0]["out"] > 0
+
+
+def test_output_compress_in_raw_mode_gives_the_output_back_and_records_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SUMMARIZER_RAW=1 in the server's environment: the output untouched, a raw ledger record."""
+    from summarizer.gain.ledger import read
+
+    monkeypatch.setenv("SUMMARIZER_RAW", "1")
+    log = _team_log()
+    assert asyncio.run(asyncio.wait_for(_compress_through_mcp(tmp_path, log), timeout=120)) == log
+    [record] = [record for _, _, record in read(str(tmp_path / "cache" / "ledger"))]
+    assert record["raw"] is True and record["pass"] is True and record["bytes"] == len(log.encode())
