@@ -286,7 +286,17 @@ def _relay(call: RunCall, child: ChildOutput) -> int:
         if deadline is None:
             streamed, stdout_open = _stream_head(held, streamed, stdout_open)
     head = b"".join(held)
-    if size <= bound and _is_utf8(head) and not _may_have_form(head):
+    if size <= bound and _is_utf8(head):
+        if stdout_open and not streamed and not call.content and call.piped is None and _may_have_form(head):
+            # A small git status, listing or search: its compact form, or the original as below.
+            status = child.wait()
+            from summarizer.agents.run_form import print_small_form
+
+            if print_small_form(head, status, call.text, call.piped):
+                return status
+            write_all(1, head)
+            _record(call, size, data=head)
+            return status
         if stdout_open and size > streamed:
             write_all(1, memoryview(head)[streamed:])
         status = child.wait()

@@ -23,7 +23,15 @@ from summarizer.output.forms_listing import ListingTally, Row, compact_listing, 
 from summarizer.output.forms_search import CONTEXT, HIT, search_form
 from summarizer.output.forms_vcs import PARSERS, Parsed
 
-__all__ = ["FORM_MAX_BYTES", "Parsed", "compact_form", "is_form_row", "listing_summary", "render_form"]
+__all__ = [
+    "FORM_MAX_BYTES",
+    "Parsed",
+    "compact_form",
+    "is_form_row",
+    "listing_summary",
+    "render_form",
+    "saves_estimated",
+]
 
 # A form is built from the whole text: above this the listing summary (streamed) or the engine's
 # rendering is used instead.
@@ -31,6 +39,7 @@ FORM_MAX_BYTES = 4 << 20
 # A listing may hold a few lines that are not rows (find: '/x': Permission denied); past this
 # share it is not read as a listing.
 _OTHER_SHARE = 0.1
+_PIECES = lazy(r"\w+|[^\w\s]")
 _SECTION = lazy(r"^(?P<dir>\S(?:.*\S)?):$")
 _TOTAL = lazy(r"^total \d+(?:[.,]\d+)?[KMGTPk]?$")
 # A commit message line, a commit, a status entry (long and short form): rows, never errors.
@@ -88,6 +97,15 @@ def compact_form(text: str) -> Parsed | None:
         if form is not None:
             return form
     return None
+
+
+def saves_estimated(original: str, text: str, share: float = 0.25) -> bool:
+    """Whether ``text`` saves ``share`` of the tokens of ``original``, without the tokenizer: the
+    mean of an estimate from the bytes (pessimistic on the paths and columns a form drops) and
+    one from the word and punctuation pieces (optimistic: a hash is one piece)."""
+    by_bytes = len(text) / max(len(original), 1)
+    by_pieces = len(_PIECES.findall(text)) / max(len(_PIECES.findall(original)), 1)
+    return (by_bytes + by_pieces) / 2 <= 1 - share
 
 
 def render_form(form: Parsed, restore_id: str) -> str:

@@ -15,10 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from summarizer.core.lazyre import lazy
 from summarizer.core.records import replace
 from summarizer.output import verdicts
-from summarizer.output.forms import FORM_MAX_BYTES, compact_form, is_form_row, listing_summary, render_form
+from summarizer.output.forms import (
+    FORM_MAX_BYTES,
+    compact_form,
+    is_form_row,
+    listing_summary,
+    render_form,
+    saves_estimated,
+)
 from summarizer.output.header import header_lines, restore_hint
 from summarizer.output.kept import DEFAULT_BUDGET, DEFAULT_THRESHOLD, Rendering
 from summarizer.output.lines import strip_ansi
@@ -35,7 +41,6 @@ FORM_SHAPES = frozenset({"listing", "vcs", "search"})
 # Under the pass-through size a form must save this share of the tokens, header included, or the
 # original passes through (see _saves for how it is told without the tokenizer).
 MIN_SAVING = 0.25
-_PIECES = lazy(r"\w+|[^\w\s]")
 _READ = 1 << 20
 # A listing summary reads about this much of a big listing (1 MB blocks evenly spread, the first and
 # the last always) and says so: its counts are those of the sample. 60 MB of find -ls costs about
@@ -66,13 +71,10 @@ def _first_in(verdict: Verdict, body: tuple[str, ...]) -> Verdict:
 
 def _saves(original: str, text: str, *, exact: bool, cost: int, tokens: int) -> bool:
     """Whether ``text`` saves :data:`MIN_SAVING` of ``original``: in tokens when they were counted,
-    else by the mean of two estimates, one from the bytes (pessimistic on the paths and columns a
-    form drops) and one from the word and punctuation pieces (optimistic)."""
+    else estimated (:func:`summarizer.output.forms.saves_estimated`)."""
     if exact:
         return cost <= tokens * (1 - MIN_SAVING)
-    by_bytes = len(text) / max(len(original), 1)
-    by_pieces = len(_PIECES.findall(text)) / max(len(_PIECES.findall(original)), 1)
-    return (by_bytes + by_pieces) / 2 <= 1 - MIN_SAVING
+    return saves_estimated(original, text, MIN_SAVING)
 
 
 def _limit(tokens: int, target_tokens: int | None, shape: str) -> int | None:
