@@ -19,7 +19,9 @@ status, the original kept for ``restore``, small outputs streamed as they come.
 * **Fast start.** This module is the standard library only. The output is read into memory up to
   the pass-through bound (the floor, 500 tokens by default, or ``--target``): a token is at least
   one byte of valid UTF-8, so an output that fits in that many bytes passes through without the
-  tokenizer, pydantic or the compression engine ever being imported. Larger outputs go to
+  tokenizer, pydantic or the compression engine ever being imported; one whose first lines look
+  like a git status, a listing or search hits (a bytes test) gets its compact form from
+  :mod:`summarizer.agents.run_form`, still without the engine. Larger outputs go to
   :mod:`summarizer.agents.run_compress`, where the output's shape decides (docs/tool-output.md).
   A command still running after :data:`STREAM_DELAY` seconds has the first :data:`STREAM_BYTES`
   written as they arrive.
