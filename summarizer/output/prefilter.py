@@ -97,7 +97,7 @@ TRIGGERS: tuple[bytes, ...] = (
     b"crashloop",
     b"back-off",
     b"non-zero",
-    b"died",
+    b" died",  # "container x died"
     b"daemon",
     b"signal",
     # coreutils-style diagnostics and strerror texts
