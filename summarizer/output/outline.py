@@ -48,10 +48,14 @@ _METHOD = lazy(
 _CONTROL = lazy(r"^\s*(?:if|else|for|while|switch|catch|try|do|return|with|match)\b")
 _IMPORT = lazy(
     r"^(?:import\b|from\s+\S+\s+import\b|#include\b|#import\b|use\s+[\w:{]|using\s+[\w.]+;|require\b"
-    r"|(?:const|let|var)\s+[\w{},\s]+=\s*require\(|extern\s+crate\b|package\s+[\w.]+;?$)"
+    r"|(?:const|let|var)\s+[\w{},\s]+=\s*require\(|extern\s+crate\b|package\s+[\w.]+;?$"
+    r"|\}\s*from\s)"  # the last line of a multi-line JS import
 )
 _COMMENT = lazy(r"^\s*(?:#(?![\[!]|include|import|define|if|endif|else)|//|/\*|\*|--\s|;)")
-_CLOSING = lazy(r"^\s*[\]\)}>][\s\]\)}>;,]*$")
+# A line of brackets alone (closing, or a brace opening a C function body on a line of its own).
+_CLOSING = lazy(r"^\s*(?:[\]\)}>][\s\]\)}>;,]*|[\[\({]\s*)$")
+# A call or signature's opening parenthesis (`def f(`, `fn new(`), not a block (`var (`, `= (`).
+_CALL = lazy(r"[\w$>\]]\(")
 _TRIPLE = lazy(r'"""|\'\'\'')
 
 
@@ -79,6 +83,8 @@ def _signature(lines: list[str], start: int) -> tuple[str, int]:
     text = lines[start].rstrip()
     depth = text.count("(") + text.count("[") - text.count(")") - text.count("]")
     end = start
+    if not _CALL.search(text):
+        depth = 0  # a block (`var (`, `X = [`): its lines are the body
     while depth > 0 and end + 1 < len(lines) and end - start < _SIGNATURE_LINES:
         end += 1
         more = lines[end].strip()

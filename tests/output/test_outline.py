@@ -86,3 +86,23 @@ def test_an_outline_that_saves_little_is_not_shown() -> None:
     """A file that is all top-level statements has nothing to fold."""
     text = "".join(f"VALUE_{n} = {n}\n" for n in range(3_000))
     assert outline(text, "0123456789abcdef", 12_000) is None
+
+
+def test_brace_languages_keep_their_definitions_and_fold_blocks() -> None:
+    """Go's `var (` block is a body, not a signature to join; a C function's lone `{` and a JS
+    import's closing `} from` line are no rows; methods and functions are."""
+    body = "".join(f"    total += step({n})\n" for n in range(30))
+    go = f"var (\n    a = 1\n    b = 2\n)\n\nfunc (c *conn) Close() error {{\n{body}}}\n"
+    c = f"static int\nparse(const char *s)\n{{\n{body}}}\n"
+    ts = (
+        'import {\n  a,\n  b,\n} from "./x";\n\n'
+        f"export class Box {{\n  public open(n: number): void {{\n{body}  }}\n}}\n"
+    )
+    for source, rows in (
+        (go, ["1-4: var (", "6-37: func (c *conn) Close() error {"]),
+        (c, ["1: static int", "2-34: parse(const char *s)"]),
+        (ts, ["1-4: [2 imports]", "6: export class Box {", "7-39:   public open(n: number): void {"]),
+    ):
+        shown = outline(source, "0123456789abcdef", 1_000)
+        assert shown is not None
+        assert shown.splitlines()[2:-1] == rows, shown
