@@ -35,7 +35,7 @@ import os
 import sys
 
 from summarizer.agents.permissions import Rules, allowed, decide, load_rules
-from summarizer.agents.wrap import EXCLUDE_FILE, exclude_prefixes, executable, prepare
+from summarizer.agents.wrap import EXCLUDE_FILE, exclude_prefixes, executable, prepare, reads_only
 from summarizer.core import fastjson
 
 TYPE_CHECKING = False
@@ -85,6 +85,8 @@ def answer(
         return None  # a command inside a substitution no rule of yours allows: leave it to Claude Code
     output: dict[str, object] = {"hookEventName": "PreToolUse"}
     bypass = mode == "bypassPermissions"
+    if decision is None and not bypass and reads_only(line):
+        return None  # Claude Code runs a read without asking; a rewrite would cost a question each time
     if decision == "ask" or (decision is None and not bypass):
         output["permissionDecision"] = "ask"
         output["permissionDecisionReason"] = "summarizer compresses this command's output; " + (

@@ -48,6 +48,7 @@ __all__ = [
     "plan",
     "prepare",
     "quote",
+    "reads_only",
     "skip_reason",
 ]
 
@@ -206,6 +207,23 @@ def lists(argv: list[str]) -> bool:
             return True
         return args[0] in ("show", "diff") and any(a in _GIT_STATS for a in args[1:])
     return False
+
+
+def reads_only(line: Line) -> bool:
+    """Does every command the line can run only read (``cat`` of a file, a listing, a search, a
+    verbatim reader), apart from moving between folders?
+
+    Claude Code runs such commands without asking; a rewrite it has no rule for would be asked
+    about on every ``cat`` and ``ls``, so the hook leaves these lines alone unless a rule allows them
+    (or under ``bypassPermissions``)."""
+    for cmd in line.commands:
+        argv = cmd.argv
+        if not argv or argv[0] in ("cd", "pushd", "popd"):
+            continue
+        program = os.path.basename(argv[0])
+        if not (source_cat(cmd) or lists(argv) or program in VERBATIM or " ".join(argv[:2]) in VERBATIM):
+            return False
+    return True
 
 
 def skip_reason(cmd: Simple, excludes: list[str], search_path: str | None) -> str | None:

@@ -270,6 +270,23 @@ def test_listings_and_searches_are_wrapped(tmp_path: Path, command: str) -> None
     assert reply["hookSpecificOutput"]["updatedInput"]["command"] == f"summarizer run -- {command}"  # type: ignore[index]
 
 
+@pytest.mark.parametrize(
+    "command", ["cat src/click/types.py", "ls -la", "grep -rn convert src", "cd src && cat a.py"]
+)
+def test_a_read_no_rule_allows_is_left_to_claude_code(tmp_path: Path, command: str) -> None:
+    """Claude Code runs reads without asking: with no rule for them, a rewrite would turn every
+    `cat` and `ls` into a question, so the hook says nothing; a rule or bypassPermissions wraps."""
+    env = _env(tmp_path / "home", {})
+    assert answer(_event(command, mode="default"), env) is None
+    assert answer(_event(command, mode="acceptEdits"), env) is None
+    bypass = answer(_event(command, mode="bypassPermissions"), env)
+    assert bypass is not None and "summarizer run" in bypass["hookSpecificOutput"]["updatedInput"]["command"]  # type: ignore[index]
+    ruled = answer(_event(command, mode="default"), _env(tmp_path / "ruled", {"allow": ["Bash"]}))
+    assert ruled is not None and ruled["hookSpecificOutput"]["permissionDecision"] == "allow"  # type: ignore[index]
+    mixed = answer(_event(f"make && {command}", mode="default"), env)
+    assert mixed is not None and mixed["hookSpecificOutput"]["permissionDecision"] == "ask"  # type: ignore[index]
+
+
 def test_the_user_exclude_list_is_honoured(tmp_path: Path) -> None:
     """Prefixes in ~/.config/summarizer/hook-exclude (comments allowed) are never wrapped."""
     env = _env(tmp_path / "home", {})
