@@ -104,6 +104,9 @@ class _Chain(io.RawIOBase):
         return len(data)
 
 
+_SNIFF_BYTES = 8000  # output.lines.SNIFF_BYTES, without importing it on the pass-through path
+
+
 def _step_aside(source: str, consumed: bytes) -> bool:
     if source == "-" and consumed:
         rest = sys.stdin.buffer if sys.stdin is not None else None
@@ -132,6 +135,11 @@ def try_cold_output(args: list[str]) -> bool:
         return False
     if not data:
         return _step_aside(source, data)
+    if b"\x00" in data[:8000]:
+        from summarizer.output.lines import looks_binary
+
+        if looks_binary(data):
+            return _step_aside(source, data)  # the command says what is wrong with the input
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -185,6 +193,8 @@ def _compress(call: OutputCall, head: bytes) -> bool:
         return _step_aside(call.source, head)
     if call.source == "-":
         rest = sys.stdin.buffer if sys.stdin is not None else None
+        if rest is not None and len(head) < _SNIFF_BYTES:
+            head += rest.read(_SNIFF_BYTES - len(head))  # enough for deliver to tell binary input
         stream: io.BufferedIOBase = io.BufferedReader(_Chain(head, rest))  # type: ignore[arg-type]
     else:
         stream = open(call.source, "rb")  # noqa: SIM115 (closed below)
@@ -193,7 +203,7 @@ def _compress(call: OutputCall, head: bytes) -> bool:
     plan = plan_for("summarizer output", call.target, call.floor, call.exit_code)
     try:
         result = deliver(stream, store, plan, out=sys.stdout.buffer, name=call.source)  # type: ignore[arg-type]
-    except StorageError as exc:
+    except (InputError, StorageError) as exc:
         sys.stderr.write(f"summarizer: {exc}\n")
         sys.exit(exc.exit_code)
     except BrokenPipeError:

@@ -127,6 +127,8 @@ def compress_run(
         # Not app.build_originals(settings): Settings is pydantic. The same directory, by the
         # light rule (docs/cold-path.md).
         store = app.originals_at(store_dir(os.environ), os.environ)
+        if _binary(head):
+            return _store_binary(stream, store, child, streamed)
         plan = plan_for("summarizer run", target, floor, content=content)
         result = compress_plain(stream, store, plan)  # type: ignore[arg-type]
     except OriginalNotStored as failure:
@@ -146,6 +148,35 @@ def compress_run(
         sys.stderr.write(
             f"summarizer run: the output ({size:,} bytes) is over SUMMARIZER_ORIGINALS_MAX_BYTES; it was "
             f"not stored, so `summarizer restore {rid[:12]}` cannot give it back\n"
+        )
+    return status
+
+
+def _binary(head: bytes) -> bool:
+    if b"\x00" not in head[:8000]:
+        return False
+    from summarizer.output.lines import looks_binary
+
+    return looks_binary(head)
+
+
+def _store_binary(stream: _Replay, store: OriginalStore, child: ChildOutput, streamed: int | None) -> int:
+    """Binary output (an executable, an archive) is no text for an agent: stored whole, one line shown."""
+    writer = store.writer()
+    size = 0
+    for data in iter(lambda: stream.read(1 << 20), b""):
+        writer.write(data)
+        size += len(data)
+    restore_id = writer.commit()
+    status = child.wait()
+    if streamed is not None:
+        note = "" if store.dropped is None else " (over SUMMARIZER_ORIGINALS_MAX_BYTES: not stored)"
+        write_all(
+            1,
+            (
+                f"\n[summarizer run · binary output, {size:,} bytes, not shown{note} · "
+                f"exit code {status} · summarizer restore {restore_id[:12]} > FILE gives it back]\n"
+            ).encode(),
         )
     return status
 

@@ -41,8 +41,15 @@ def deliver(
     """
     from summarizer.core.records import replace
     from summarizer.output.compressor import compress_plain
+    from summarizer.output.lines import SNIFF_BYTES, looks_binary
     from summarizer.output.originals import OriginalNotStored
 
+    peek = getattr(stream, "peek", None)
+    if peek is not None and looks_binary(peek(SNIFF_BYTES)):
+        raise InputError(
+            f"input {name!r} is binary data, not a tool's text output; give summarizer output "
+            "the text a command printed"
+        )
     try:
         result = compress_plain(stream, store, replace(plan, exact_tokens=as_json or plan.exact_tokens))
     except OriginalNotStored as failure:

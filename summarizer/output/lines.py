@@ -26,6 +26,7 @@ __all__ = [
     "decode_line",
     "is_binary",
     "iter_chunks",
+    "looks_binary",
     "scan_windows",
     "strip_ansi",
     "truncate_for_render",
@@ -138,6 +139,23 @@ def is_binary(line: bytes) -> bool:
         return False
     controls = len(line) - len(line.translate(None, _CONTROL))
     return controls * 10 > len(line)
+
+
+# Like git: a NUL byte in the first 8,000 bytes says binary; here a third of them must be non-text too,
+# so a log with a few NUL-filled lines (a file zeroed by a crash) is still read as a log.
+SNIFF_BYTES = 8000
+
+
+def looks_binary(head: bytes) -> bool:
+    """True when the start of an input is binary data (an executable, an archive, random bytes),
+    not a tool's text output: a NUL byte, and a third or more of it control bytes or invalid UTF-8."""
+    head = head[:SNIFF_BYTES]
+    if b"\x00" not in head:
+        return False
+    text = head.decode("utf-8", "replace")
+    controls = sum(1 for char in text if char < " " and char not in "\t\n\r\f\v\x1b")
+    invalid = text.count("\ufffd")
+    return (controls + invalid) * 3 >= len(text)
 
 
 def decode_line(raw: bytes) -> str:

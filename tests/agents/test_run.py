@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -154,6 +155,22 @@ def test_a_large_output_is_compressed_with_the_exit_code_and_restorable(summariz
     assert len(done.stdout) < 20_000
     rid = text.rsplit("summarizer restore ", 1)[1].split()[0]
     assert run_cli(summarizer, "restore", rid).stdout.count(b"PASSED") == 3000
+
+
+def test_binary_output_is_stored_and_named_in_one_line(summarizer: str) -> None:
+    """An executable or random bytes on stdout: not shown, the exit code kept, restore gives them back."""
+    code = (
+        "import random, sys\nrng = random.Random(7)\n"
+        "sys.stdout.buffer.write(bytes(rng.randrange(256) for _ in range(30_000)))\nraise SystemExit(3)"
+    )
+    done = run_cli(summarizer, "run", "--", PY, "-c", code)
+    text = done.stdout.decode()
+    assert done.returncode == 3
+    assert text.strip().startswith("[summarizer run · binary output, 30,000 bytes, not shown · exit code 3")
+    assert len(done.stdout) < 300
+    rid = text.split("summarizer restore ", 1)[1].split()[0]
+    rng = random.Random(7)
+    assert run_cli(summarizer, "restore", rid).stdout == bytes(rng.randrange(256) for _ in range(30_000))
 
 
 def test_content_is_outlined_when_large_and_never_compressed_as_a_log(

@@ -282,12 +282,11 @@ def test_very_large_input_never_crashes(command: str, scratch: Path) -> None:
 # ---------------------------------------------------------------- output / restore
 
 
-@pytest.mark.parametrize("case", ["invalid-utf8", "binary", "nul-lines"])
+@pytest.mark.parametrize("case", ["invalid-utf8", "nul-lines"])
 def test_output_passes_non_text_logs_through(case: str, scratch: Path) -> None:
-    """Logs may hold invalid UTF-8 or binary (docs/tool-output.md): exit 0, stored byte-identical."""
+    """Logs may hold invalid UTF-8 or NUL-filled lines (docs/tool-output.md): exit 0, stored as they came."""
     body = {
         "invalid-utf8": b"build started\nERROR caf\xe9 \xff\xfe failed at a.py:12\n" * 50,
-        "binary": _garbage(20_000),
         "nul-lines": b"ok line\n\x00\x00\x01\x02\n" * 500,
     }[case]
     path = scratch / "tool.log"
@@ -298,6 +297,22 @@ def test_output_passes_non_text_logs_through(case: str, scratch: Path) -> None:
     restore_id = json.loads(run.stdout)["restore_id"]
     again = cli("restore", restore_id, cwd=scratch)
     assert again.code == 0 and again.stdout == body, again.describe()
+
+
+@pytest.mark.parametrize("source", ["file", "stdin"])
+@pytest.mark.parametrize(
+    "body", [_garbage(20_000), Path(sys.executable).read_bytes()[:50_000]], ids=["random", "executable"]
+)
+def test_output_refuses_binary_input(source: str, body: bytes, scratch: Path) -> None:
+    """Random bytes or an executable are no tool's output: one line, exit 2, nothing compressed."""
+    path = scratch / "blob.bin"
+    path.write_bytes(body)
+    if source == "file":
+        run = cli("output", str(path), cwd=scratch)
+    else:
+        run = cli("output", "-", stdin=body, cwd=scratch)
+    assert_clean_error(run, 2)
+    assert "binary" in run.err_lines[0]
 
 
 @pytest.mark.parametrize("case", ["empty-file", "empty-stdin", "blank"])

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import io
+import random
+
+import pytest
 
 from summarizer.output import OriginalStore
-from summarizer.output.lines import clean_chunk, iter_chunks, strip_ansi
+from summarizer.output.lines import clean_chunk, iter_chunks, looks_binary, strip_ansi
 from tests.output.conftest import Run
 
 FILLER = "".join(f"compiling unit {i} of the workspace with the default profile\n" for i in range(300))
@@ -78,3 +81,19 @@ def test_empty_input_passes_through_as_nothing(run: Run) -> None:
     """An empty input yields an empty pass-through result (the CLI turns it into exit 2)."""
     result = run(b"", target=None, floor=500)
     assert result.passthrough and result.text == "" and result.lines == 0
+
+
+@pytest.mark.parametrize(
+    ("head", "binary"),
+    [
+        (random.Random(3).randbytes(8000), True),
+        ("ERROR: disk full at a.py:3\n".encode("utf-16-le") * 200, True),
+        (b"\x7fELF\x02\x01\x01" + b"\x00" * 60 + b"\x03\x00>\x00" * 100, True),
+        (b"build ok\n" * 500 + b"stray \x00 byte\n" + b"FAILED test_x\n" * 50, False),
+        (b"ok line\n\x00\x00\x01\x02\n" * 500, False),
+        ("caf\u00e9 \x1b[31mERROR\x1b[0m\n".encode() * 500, False),
+    ],
+    ids=["random", "utf16", "elf", "stray-nul", "nul-lines", "ansi-utf8"],
+)
+def test_binary_input_is_told_from_a_log_by_its_first_bytes(head: bytes, binary: bool) -> None:
+    assert looks_binary(head) is binary
