@@ -203,3 +203,14 @@ def test_run_prints_the_compact_form_of_a_small_git_status(summarizer: str, tmp_
         restore_id = head.rsplit("restore ", 1)[1].rstrip("]")
         back = subprocess.run([summarizer, "restore", restore_id], capture_output=True, check=False)
         assert back.stdout == original
+
+
+@pytest.mark.parametrize("name", ["forms_git_log.txt", "forms_grep_rn.txt", "forms_find_ls.txt"])
+def test_when_no_form_fits_the_engine_names_no_row_as_the_first_error(
+    store: OriginalStore, name: str
+) -> None:
+    """A target too small for any form: the engine renders it, and still a commit message, a hit
+    or a file name that says "error" is not the first error."""
+    result = _compress(store, name, target_tokens=40, floor_tokens=0)
+    assert not result.text.startswith("[summarizer ·")  # the engine's rendering, not a form
+    assert result.first_error is None
