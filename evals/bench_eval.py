@@ -3,10 +3,11 @@
 Part 1 (default): a 48-cell eval (48 phase-gate cases, the packaged prompts, ``--no-template``,
 every cell a model call) against ``evals/fake_openai_server.py --delay 1.0``, run as a whole
 process at ``--concurrency 1`` and at ``--concurrency 8``, each with a fresh cache. It prints both
-wall times and their ratio (the goal is >= 5x), the ``latency_p50_ms`` each run reports in its
-``summary.json`` against the configured delay (goal: within 10%), the client time, and the fake
-server's own service time per request (on a loaded machine the server itself takes longer than
-its delay; that is not ours).
+wall times and their ratio (the goal is >= 5x), each process's own CPU time (user + system: the
+part a loaded machine stretches; the provider's 48 s of waiting it does not), the
+``latency_p50_ms`` each run reports in its ``summary.json`` against the configured delay (goal:
+within 10%), the client time, and the fake server's own service time per request (on a loaded
+machine the server itself takes longer than its delay; that is not ours).
 
 Part 2 (``--promptfoo``): the same six-case eval (``evals/datasets/asserts.jsonl``: every assertion
 kind) through summarizer and through promptfoo 0.121, both against the fake server with no delay,
@@ -23,6 +24,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -68,11 +70,15 @@ def run_summarizer(dataset: Path, api: str, concurrency: int, work: Path, *extra
     }
     args = [*SUMMARIZER, "eval", str(dataset), "--model", "openai/gpt-4o-mini", "--api-base", api]
     args += ["--concurrency", str(concurrency), "--out", str(out), "--no-reuse", *extra]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     done = subprocess.run(args, env=env, capture_output=True, text=True, check=False)
     wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # The process's own CPU (user + system): what a loaded machine stretches, unlike the provider's wait.
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     summary = json.loads((out / "summary.json").read_text()) if (out / "summary.json").exists() else {}
-    return {"wall_s": wall, "code": done.returncode, "summary": summary, "stderr": done.stderr}
+    return {"wall_s": wall, "cpu_s": cpu, "code": done.returncode, "summary": summary, "stderr": done.stderr}
 
 
 def _totals(summary: dict[str, Any], label: str = "prompts") -> dict[str, Any]:
@@ -111,8 +117,8 @@ def part1(cells: int, delay: float, work: Path) -> None:
         server.kill()
     print(f"{len(picked)} cells (every one a model call), fake provider delay {delay * 1000:.0f} ms")
     print(
-        "concurrency  wall (s)  litellm set-up (s)  cells (s)  exit  requests  latency p50 (ms)  vs delay  "
-        "client p50 (ms)  server (ms/req)"
+        "concurrency  wall (s)  CPU (s)  litellm set-up (s)  cells (s)  exit  requests  latency p50 (ms)  "
+        "vs delay  client p50 (ms)  server (ms/req)"
     )
     for concurrency, run in results.items():
         t = _totals(run["summary"])
@@ -122,7 +128,8 @@ def part1(cells: int, delay: float, work: Path) -> None:
         setup = timing.get("provider_setup_s", float("nan"))
         cells_s = timing.get("matrix_s", float("nan")) - setup
         print(
-            f"{concurrency:>11}  {run['wall_s']:8.2f}  {setup:18.2f}  {cells_s:9.2f}  {run['code']:>4}  "
+            f"{concurrency:>11}  {run['wall_s']:8.2f}  {run['cpu_s']:7.2f}  {setup:18.2f}  {cells_s:9.2f}  "
+            f"{run['code']:>4}  "
             f"{run['requests']:>8}  {p50:16.1f}  "
             f"{off:+7.1f}%  {t.get('client_p50_ms', float('nan')):14.1f}  {run['server_ms']:15.1f}"
         )
