@@ -120,6 +120,10 @@ def try_cold_output(args: list[str]) -> bool:
     call = parse_output_args(args)
     if call is None or raw_requested(os.environ):
         return False
+    from summarizer.agents.paths import cache_dir
+    from summarizer.core.lazyre import use_cache
+
+    use_cache(cache_dir(os.environ))  # the compiled patterns of earlier runs (docs/cold-path.md)
     source, bound = call.source, call.bound
     if source == "-":
         if sys.stdin is None:

@@ -117,11 +117,13 @@ def compress_run(
     import os
 
     from summarizer import app
-    from summarizer.agents.paths import store_dir
+    from summarizer.agents.paths import cache_dir, store_dir
     from summarizer.core.errors import SummarizerError
+    from summarizer.core.lazyre import use_cache
     from summarizer.output.compressor import compress_plain
     from summarizer.output.originals import OriginalNotStored
 
+    use_cache(cache_dir(os.environ))  # before the first pattern compiles
     stream = _Replay(head, child)
     try:
         # Not app.build_originals(settings): Settings is pydantic. The same directory, by the
