@@ -25,6 +25,7 @@ file, an interpreter without these internals) falls back to ``re.compile``:
 
 from __future__ import annotations
 
+import _sre  # type: ignore[import-not-found]  # the C matcher behind re (loaded with it)
 import os
 import re
 import sys
@@ -75,7 +76,6 @@ def use_cache(folder: str) -> None:
     """Keep compiled programs in ``folder`` from now on (read at the first compile, written at exit)."""
     if _state["file"] is not None:
         return
-    import _sre  # type: ignore[import-not-found]
     import atexit
     import zlib
 
@@ -128,8 +128,6 @@ def _compile(source: Any, flags: int) -> re.Pattern[Any]:
 
 def _sre_compile(source: Any, *program: Any) -> Any:
     """The C matcher's constructor (what ``re.compile`` ends with); it validates the program."""
-    import _sre  # type: ignore[import-not-found]
-
     return _sre.compile(source, *program)
 
 

@@ -20,8 +20,7 @@ through up to 10,000 tokens. A test run where every test passed collapses to its
 
 from __future__ import annotations
 
-import re
-
+from summarizer.core.lazyre import lazy
 from summarizer.core.records import record, replace
 from summarizer.core.scrub import KeyBlocks
 from summarizer.output.classify import decide
@@ -223,7 +222,7 @@ def _outline_wanted(tokens: int, plan: Plan, size: int, dropped: bool) -> bool:
 
 # Runs of one character (pytest's progress dots, rules of `=`): a handful of bytes a token, where
 # the estimate assumes 2.7; the saving test discounts them on both sides.
-_RUNS = re.compile(r"(.)\1{3,}")
+_RUNS = lazy(r"(.)\1{3,}")
 
 
 def _dense_estimate(text: str) -> int:

@@ -20,14 +20,14 @@ and decides whether it saves enough).
 
 from __future__ import annotations
 
-import re
+from summarizer.core.lazyre import lazy
 
 __all__ = ["fold_snippets"]
 
-_LOCATION = re.compile(r"^\s*(?:-->\s*|::: )?[\w./\\@~+-]+\.\w+(?::\d+|\(\d+,\d+\))")
-_MARKER = re.compile(r"^\s*(?:\d+\s*)?(?:\|\s*)*[\^~][-~^\s]*(?:\S.*)?$")
-_GUTTER = re.compile(r"^\s*\d*\s*\|(?:\s|$)")
-_FIX_ROW = re.compile(r"^\s*\d*\s+[-+]\s")
+_LOCATION = lazy(r"^\s*(?:-->\s*|::: )?[\w./\\@~+-]+\.\w+(?::\d+|\(\d+,\d+\))")
+_MARKER = lazy(r"^\s*(?:\d+\s*)?(?:\|\s*)*[\^~][-~^\s]*(?:\S.*)?$")
+_GUTTER = lazy(r"^\s*\d*\s*\|(?:\s|$)")
+_FIX_ROW = lazy(r"^\s*\d*\s+[-+]\s")
 
 
 def _marker(line: str) -> bool:

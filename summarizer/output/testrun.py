@@ -19,8 +19,7 @@ location lines. So, for a test run recognised as pytest's:
 
 from __future__ import annotations
 
-import re
-
+from summarizer.core.lazyre import lazy
 from summarizer.core.records import replace
 from summarizer.output.lines import decode_line
 
@@ -32,14 +31,14 @@ if TYPE_CHECKING:
 __all__ = ["fold_summary", "fold_test_source", "folded_note", "is_pytest", "small_form", "squeeze_rules"]
 
 # The marks only pytest's failure report prints: an `E` explanation, a `>` failing line.
-_PYTEST_MARK = re.compile(r"^(?:E {2,}\S|> {3,}\S)")
-_SECTION = re.compile(r"^_{3,} .+ _{3,}$")
-_SOURCE = re.compile(r"^ {4}")
-_FIXTURE_VALUE = re.compile(r"^[A-Za-z_]\w* = \S")
+_PYTEST_MARK = lazy(r"^(?:E {2,}\S|> {3,}\S)")
+_SECTION = lazy(r"^_{3,} .+ _{3,}$")
+_SOURCE = lazy(r"^ {4}")
+_FIXTURE_VALUE = lazy(r"^[A-Za-z_]\w* = \S")
 # The short summary's row: the id (which may hold spaces inside its brackets), then " - message".
-_SUMMARY_ROW = re.compile(r"^(?:FAILED|ERROR) (.+?)(?= - |\s*$)")
-_RULE = re.compile(r"([_=!])\1{4,}")
-_SPACED_RULE = re.compile(r"^(?:_ ){4,}_?$")
+_SUMMARY_ROW = lazy(r"^(?:FAILED|ERROR) (.+?)(?= - |\s*$)")
+_RULE = lazy(r"([_=!])\1{4,}")
+_SPACED_RULE = lazy(r"^(?:_ ){4,}_?$")
 _MAX_LISTED = 40
 
 
@@ -50,12 +49,12 @@ def is_pytest(coords: tuple[Kept, ...]) -> bool:
 
 
 # Context that says nothing a kept line does not: a passing test's -v row, a section banner.
-_NOISE_CONTEXT = re.compile(r"^\S+::\S.* PASSED\b|^={3,} [\w ]+ ={3,}$|^={3,}$")
-_PROGRESS = re.compile(r"^[.FEsxX]+\s*(?:\[\s*\d+%\])?$")
-_CARET = re.compile(r"^\s+\^+\s*$")
-_FAILURES_BANNER = re.compile(r"^={3,} (?:FAILURES|ERRORS) ={3,}$")
-_OTHER_BANNER = re.compile(r"^={3,} .* ={3,}$")
-_SUMMARY_TAIL = re.compile(r"\d+ (?:passed|failed|errors?)\b.* in [\d.]+s")
+_NOISE_CONTEXT = lazy(r"^\S+::\S.* PASSED\b|^={3,} [\w ]+ ={3,}$|^={3,}$")
+_PROGRESS = lazy(r"^[.FEsxX]+\s*(?:\[\s*\d+%\])?$")
+_CARET = lazy(r"^\s+\^+\s*$")
+_FAILURES_BANNER = lazy(r"^={3,} (?:FAILURES|ERRORS) ={3,}$")
+_OTHER_BANNER = lazy(r"^={3,} .* ={3,}$")
+_SUMMARY_TAIL = lazy(r"\d+ (?:passed|failed|errors?)\b.* in [\d.]+s")
 
 
 def _source(text: str) -> bool:
@@ -91,7 +90,7 @@ def fold_summary(listed: list[Kept], failing: tuple[str, ...]) -> tuple[list[Kep
     return [c for c in listed if id(c) not in rows], len(rows)
 
 
-_ROW = re.compile(r"^(\d+[:|~] )([_=!].*)$")
+_ROW = lazy(r"^(\d+[:|~] )([_=!].*)$")
 
 
 def squeeze_rules(row: str) -> str:

@@ -126,9 +126,7 @@ _PROGRESS = lazy(
 
 # A line that only says a file failed ("Error while processing src/a.c.", "Errors parsing b.php"):
 # the located error in that file says what failed.
-_FILE_VERDICT = re.compile(
-    r"^\W*(?:errors?|failed|failures?)\b(?: [a-z]+){0,2} \S+\.\w{1,8}\.?$", re.IGNORECASE
-)
+_FILE_VERDICT = lazy(r"^\W*(?:errors?|failed|failures?)\b(?: [a-z]+){0,2} \S+\.\w{1,8}\.?$", re.IGNORECASE)
 
 
 def _verdict_line(coord: Kept) -> bool:
