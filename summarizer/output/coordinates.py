@@ -284,7 +284,14 @@ def classify_template(template: str) -> LineClass:
     if runner is not None:
         return runner
     record = _record_class(template, low)
-    return record if record is not None else _tool_class(template, low)
+    found = record if record is not None else _tool_class(template, low)
+    if found.cls != COORD and "status" in low and template[:1] == "{":
+        # A JSON access record fails by its status field (read on each real line at this offset),
+        # unless its level or an error word already makes it a failure.
+        field = rules.JSON_STATUS.search(template)
+        if field is not None:
+            return LineClass(HTTP, "http", field.end(), found.record)
+    return found
 
 
 def _runner_class(template: str, low: str) -> LineClass | None:

@@ -214,6 +214,10 @@ def _lines_list(lines: list[int]) -> str:
     return "lines " + ", ".join(map(str, lines))
 
 
+# Failing records a log repeats per request: error records, and access records with a 4xx/5xx status.
+_RECORD_KINDS = frozenset(("error", "http_4xx", "http_5xx"))
+
+
 def merge_records(
     coords: Sequence[Kept], limit: int, *, min_count: int = 6
 ) -> tuple[list[Kept], dict[int, str]]:
@@ -229,7 +233,7 @@ def merge_records(
     """
     shapes: dict[str, list[Kept]] = {}
     for coord in coords:
-        if coord.kind == "error" and coord.timestamp is not None:
+        if coord.kind in _RECORD_KINDS and coord.timestamp is not None:
             shapes.setdefault(_record_shape(coord.text), []).append(coord)
     size = sum(len(c.text) for members in shapes.values() for c in members)
     notes: dict[int, str] = {}

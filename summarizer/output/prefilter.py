@@ -139,6 +139,7 @@ TRIGGERS: tuple[bytes, ...] = (
     b"\nconflict (",
     b"\nhint: ",
     b" http/",
+    b"status",  # a JSON access record's status field
     # frames and locations that are not name.ext:N
     b'file "',
     b" at ",

@@ -63,6 +63,10 @@ HTTP = lazy(
     r"\"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|CONNECT|TRACE) [^\"]{0,2000}"
     r" HTTP/#(?:\.#)?\" (?=###(?![#\w]))"
 )
+# A JSON access-log record: its HTTP status field (nginx/Envoy/pino names), then three digits.
+JSON_STATUS = lazy(
+    r"\"(?:\w+[_.])?(?:[sS]tatus(?:_?[cC]ode)?|http_?[sS]tatus|response_?[cC]ode)\"\s*:\s*\"?(?=###(?![#\w.]))"
+)
 # A located diagnostic whose severity is a warning or note (grouped by file and code when many).
 # Convention, refactor, style and info messages count as warnings, by word or by a letter-coded
 # message id (C0305, R1705, W0611, I1101: the convention pylint and its kin print).
