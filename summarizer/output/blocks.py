@@ -61,6 +61,9 @@ _ITEMS_CAP = 600
 # Distinct 4xx request lines kept in full; past this they are counted (a scanner's 404 storm).
 MAX_HTTP_4XX = 200
 _SOURCE_LINE = lazy(r"^\s+(?:\S|\[Previous line repeated)")
+_SOURCES_PER_FRAME = 2
+# Occurrences of one repeated failure that keep their own context (the step above each).
+_REPEAT_CONTEXT = 3
 
 
 @record
@@ -108,6 +111,7 @@ class SlowPath:
     ctx: Context
     _trace: TraceBlock | None
     _trace_is_python: bool
+    _trace_sources: int
     _expect_exception: bool
     _saw_traceback: bool
     _failure: FailureBlock | None
@@ -135,6 +139,7 @@ class SlowPath:
         if cls == co.FRAME:
             self._trace = TraceBlock(start_line=n)
             self._trace_is_python = self._saw_traceback
+            self._trace_sources = 0
             self._trace.add(n, decode_line(raw[:4096]), True)
         elif cls == co.HTTP:
             self._http(n, raw, template, rec.lc.header_end)
@@ -154,7 +159,15 @@ class SlowPath:
             return True
         if self._trace is not None:
             text = None
-            if cls == co.FRAME or (cls != co.COORD and _SOURCE_LINE.match(text := decode_line(raw[:4096]))):
+            # A Python frame's source lines travel with it (its code, a caret line), but a run of
+            # indented lines after the frames is the output going on, not the trace.
+            self._trace_sources = 0 if cls == co.FRAME else self._trace_sources + 1
+            if cls == co.FRAME or (
+                cls != co.COORD
+                and self._trace_is_python
+                and self._trace_sources <= _SOURCES_PER_FRAME
+                and _SOURCE_LINE.match(text := decode_line(raw[:4096]))
+            ):
                 self._trace.add(n, text if text is not None else decode_line(raw[:4096]), cls == co.FRAME)
                 return True
             self._close_trace()
@@ -314,6 +327,9 @@ class SlowPath:
         if entry is not None:
             entry.count += 1
             entry.last_line = n
+            if entry.count <= _REPEAT_CONTEXT and kind in ERROR_KINDS and n == self._cur_n:
+                # The same failure again after another step: the lines around it say which step.
+                self.ctx.failure(n, raw, [(k, line) for k, line in self._before(n) if not self._noise(line)])
             return
         # Warnings have a cap of their own: a flood of them never crowds out a later failure.
         warning = kind in _WARNING_KINDS

@@ -28,7 +28,7 @@ _MAX_LINES = 200_000
 _PID = lazy(rb"^(?:==\d+==|--\d+--|\*\*\d+\*\*|\[pid\s*\d+\])\s?")
 _CONTINUATION = lazy(
     rb"^\s*(?:DETAIL|HINT|CONTEXT|STATEMENT|QUERY|LOCATION|WHERE|Caused by|caused by|Cause|note|help"
-    rb"|NOTE|HELP|Hint|Note|Details?|Reason|reason|Suggestion|Did you mean|-->|\^-+|\||= |\.\.\.)"
+    rb"|NOTE|HELP|Hint|Note|Details?|Reason|reason|Suggestion|Did you mean|-->|\^-+|\||= |\.\.\.|\d+ +\|)"
 )
 # The same keywords after a log record's header ("... UTC [22500] DETAIL:  Key (id)=(7) exists.").
 _LABELLED = lazy(rb"\s(?:DETAIL|HINT|CONTEXT|STATEMENT|Caused by|caused by|note|help|NOTE|HELP|Hint|Note):\s")
@@ -40,6 +40,16 @@ def _body(raw: bytes) -> bytes:
     return _PID.sub(b"", raw, count=1) if raw[:1] in b"=-*[" else raw
 
 
+_DIGITS = bytes.maketrans(b"0123456789", b"##########")
+_LEAD = lazy(rb"^\s*\S+(?:\s+\S+)?")
+
+
+def _shape(body: bytes) -> bytes:
+    """A line's indentation and first two words, digits templated: what a run of like lines shares."""
+    lead = _LEAD.match(body)
+    return lead.group().translate(_DIGITS) if lead else b""
+
+
 def _indent(body: bytes) -> int:
     return len(body) - len(body.lstrip())
 
@@ -48,6 +58,9 @@ def _indent(body: bytes) -> int:
 class _Block:
     indent: int
     kept: int = 0
+    # The shape of the ordinary line just above the failure: when it comes back, the output's
+    # ordinary lines have resumed and the block is over (indented noise after an unindented error).
+    resume: bytes | None = None
     skipped_from: int = 0
     last: tuple[int, bytes] | None = None
 
@@ -62,9 +75,12 @@ class Context:
     # The lines after a failure inside its block (snippet, caret, continuation): folded after the
     # lines before it.
     body: set[int] = field(default_factory=set)
+    # The line right above each failure: kept after the blocks' lines when the context is folded.
+    above: set[int] = field(default_factory=set)
     after: int = 0
     folded: int = 0
     _block: _Block | None = None
+    _last: tuple[int, bytes | None] = (-BEFORE - 2, None)
 
     @property
     def busy(self) -> bool:
@@ -83,21 +99,40 @@ class Context:
         indent = _indent(_body(raw))
         # The chain of less-indented lines above it (a checker's headline, "In file line N:") is the
         # failure's own location and message: it stays even when the rest of the context is folded.
-        for number, line in before:
+        top = 0
+        for index, (number, line) in enumerate(before):
             body = _body(line)
             if not body.strip():
                 break
             if _indent(body) < indent:
                 indent = _indent(body)
                 self.heads.add(number)
+                top = index + 1
+        # The lines between the failure and its heading lines belong to that block (a checker's
+        # "#0 0x7f1 in free" between "freed by thread T0 here:" and the next frame).
+        for number, _ in before[: max(top - 1, 0)]:
+            if number not in self.heads:
+                self.body.add(number)
         # A line just above that names what the failure names is the failing variant (the
         # `install` step of the file `install` could not find): it stays whole too.
         named = {t for t in _NAMING.findall(raw) if len(t) >= 4}
         if before and named & set(_NAMING.findall(before[0][1])):
             self.heads.add(before[0][0])
+        # The line right above a failure (above its heading lines) is the step that failed, the
+        # variant of a repeated line that a pattern would hide: it stays whole, unless it continues
+        # an earlier failure's block.
+        above = before[top] if top < len(before) and before[top][1].strip() else None
+        if above is not None and above[0] not in self.body:
+            self.above.add(above[0])
+        # A failure a few lines after another continues it: the ordinary lines are still those that
+        # were above its first line.
+        last_n, last_resume = self._last
         self.after = AFTER
         self._close()
-        self._block = _Block(_indent(_body(raw)))
+        resume = last_resume if n - last_n <= BEFORE + 1 and last_resume else None
+        resume = resume or (_shape(_body(above[1])) if above is not None else None)
+        self._block = _Block(_indent(_body(raw)), resume=resume)
+        self._last = (n, resume)
 
     def next_line(self, n: int, raw: bytes) -> None:
         """Called for each line while :attr:`busy`, before the line is classified."""
@@ -112,7 +147,11 @@ class Context:
         body = _body(raw)
         stripped = body.strip()
         labelled = bool(_LABELLED.search(raw, 0, 120))
-        if not stripped or (_indent(body) <= block.indent and not labelled and not _CONTINUATION.match(body)):
+        if (
+            not stripped
+            or (_indent(body) <= block.indent and not labelled and not _CONTINUATION.match(body))
+            or (block.resume is not None and _shape(body) == block.resume)
+        ):
             self._close()
             return
         if labelled:

@@ -173,7 +173,8 @@ def form_rendering(
     header = header_lines(snap, verdict, [])
     hint = restore_hint(verdict.restore_id, snap.lines)
     room = budget - count("\n".join([*header, hint])) - 4
-    kept = {c.line: c.text for c in snap.coords}
+    # Failures keep their context here too: the lines heading them, their blocks, the lines around.
+    kept = {n: text for n, text in snap.context} | {c.line: c.text for c in snap.coords}
     every = -(-verdict.total_bytes // SAMPLE_BYTES)
     chunks = _chunks(store, verdict.restore_id, every)
     body = listing_summary(chunks, int(max(room, 50) * _SUMMARY_CHARS_PER_TOKEN), kept)

@@ -233,7 +233,8 @@ class ListingTally:
         if not any(n0 < k <= n0 + len(lines) for k in kept) and self._fast(n0, lines, text):
             return
         for offset, line in enumerate(lines, 1):
-            if n0 + offset not in kept:
+            # A kept row (a failure's context) is shown with the kept lines and still counted.
+            if n0 + offset not in kept or parse_row(line) is not None or parse_bare(line) is not None:
                 self.add(n0 + offset, line)
         self.lines = n0 + len(lines)
 

@@ -125,16 +125,15 @@ def _pattern_note(stat: PatternStat) -> str:
 
 
 def _context_rows(snap: Snapshot, body: Body, budget: int, target: int, dense: bool) -> tuple[int, int]:
-    """Tier 2: the context around failures, whole while it fits in what is left of the target or
-    in one more target's worth (failures' blocks before anything else); (budget, folded).
+    """Tier 2: the context around failures: the lines heading each failure, its block's lines (up to
+    half a target more), the line right above it, the rest while it fits; (budget, folded).
     ``dense``: the error lines alone exceed the target (warnings never make a report dense: they
     come after the context in the budget order)."""
     taken = {int(order) for order, _ in body.rows}
     rows = [(n, f"{n}| {text}") for n, text in snap.context if n not in taken]
     costs = [estimate_tokens(text) + 1 for _, text in rows]
-    # When the error lines alone exceed the target (a dense report), every error's own line stays
-    # and the rest of each block is folded; otherwise the context may take one more target's worth,
-    # and blocks up to half a target more.
+    # Whole while it fits in what is left or in one more target's worth, unless the error lines alone
+    # exceed the target (a dense report): then every error's own line stays and the rest is folded.
     if not dense and sum(costs) <= max(budget, target):
         body.rows.extend(rows)
         return budget - sum(costs), 0
@@ -149,15 +148,24 @@ def _context_rows(snap: Snapshot, body: Body, budget: int, target: int, dense: b
         allowance = 0 if budget <= 0 else max(budget, target // 2) - heads
     else:
         allowance = max(budget, target) - heads
-    kept = 0
+    kept: set[int] = set()
     for (n, text), cost in zip(rows, costs, strict=True):
         block = n in snap.block_lines and cost <= allowance
         if n in snap.heads or block:
             allowance -= cost if block else 0
             budget -= cost
             body.rows.append((n, text))
-            kept += 1
-    return budget, len(rows) - kept
+            kept.add(n)
+    # Then the line right above each failure (the failing variant of a repeated step), while a
+    # quarter of a target is left for them.
+    allowance = max(allowance, 0) + target // 4
+    for (n, text), cost in zip(rows, costs, strict=True):
+        if n in snap.above and n not in kept and cost <= allowance:
+            allowance -= cost
+            budget -= cost
+            body.rows.append((n, text))
+            kept.add(n)
+    return budget, len(rows) - len(kept)
 
 
 def _samples(snap: Snapshot, body: Body, budget: int, clean: Scrubbed) -> tuple[list[KeptSample], int]:

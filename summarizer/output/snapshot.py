@@ -62,6 +62,7 @@ class Snapshot:
     collapse: bool
     # Lines of test source folded around a pytest run's failures (summarizer.output.testrun).
     source_folded: int = 0
+    above: frozenset[int] = frozenset()
 
 
 def _coordinates(engine: Engine, clean: Scrubbed) -> tuple[Kept, ...]:
@@ -146,4 +147,5 @@ def take(
         coords_not_listed=engine.coords_not_listed,
         passed=engine.passed,
         collapse=all_pass(engine),
+        above=frozenset(engine.ctx.above),
     )

@@ -149,3 +149,109 @@ def test_planted_failures_survive_in_real_noise(
     text = expand(result.text)
     for needle in wanted:
         assert needle in text, (family, noise, needle)
+
+
+# Whole multi-line failure blocks: every line of each must survive, with the near-duplicate of the
+# noise line planted just above it (the failing variant of a repeated step).
+_BLOCKS: dict[str, list[str]] = {
+    "valgrind": [
+        "==4242== Invalid read of size 4",
+        "==4242==    at 0x109206: sum_{i} (records.c:1{i})",
+        "==4242==    by 0x1092A3: main (records.c:24)",
+        "==4242==  Address 0x4a8b04{i} is 0 bytes after a block of size 16 alloc'd",
+        "==4242==    at 0x48407B4: malloc (vg_replace_malloc.c:381)",
+        "==4242==    by 0x10919D: make_{i} (records.c:8)",
+    ],
+    "asan": [
+        "==99==ERROR: AddressSanitizer: heap-use-after-free on address 0x60200000001{i} at pc 0x55d bp 0x7ff",
+        "READ of size 4 at 0x60200000001{i} thread T0",
+        "    #0 0x55d in use_{i} /src/uaf.c:1{i}",
+        "freed by thread T0 here:",
+        "    #0 0x7f{i} in free",
+        "    #1 0x55e in drop_{i} /src/uaf.c:2{i}",
+    ],
+    "postgres": [
+        "2026-12-01 10:00:0{i}.123 UTC [2250{i}] ERROR:  duplicate key value violates unique"
+        ' constraint "o{i}_pkey"',
+        "2026-12-01 10:00:0{i}.123 UTC [2250{i}] DETAIL:  Key (id)=({i}7) already exists.",
+        "2026-12-01 10:00:0{i}.123 UTC [2250{i}] STATEMENT:  INSERT INTO orders VALUES ({i}7, 'x');",
+    ],
+    "shellcheck": [
+        "In deploy_{i}.sh line 1{i}:",
+        "echo $(( $(date +%s) - start_{i} ))",
+        "     ^-- SC1102 (error): Shells disambiguate $(( differently or not at all.",
+    ],
+    "gcc": [
+        "src/part_{i}.c:179:12: error: 'missing_{i}' undeclared (first use in this function)",
+        "  179 |     return missing_{i} + 1;",
+        "      |            ^~~~~~~~~",
+        "src/part_{i}.c:179:12: note: each undeclared identifier is reported only once",
+    ],
+    "rustc": [
+        "error[E0308]: mismatched types",
+        "  --> src/ledger_{i}.rs:12:9",
+        "   |",
+        "12 |         total_{i}",
+        "   |         ^^^^^^^^^ expected `u32`, found `i64`",
+    ],
+    "pytest": [
+        "____________________________ test_total_{i} ____________________________",
+        "    def test_total_{i}():",
+        ">       assert total({i}) == 4",
+        "E       assert 3 == 4",
+        "tests/test_cart_{i}.py:12: AssertionError",
+    ],
+    "java_caused_by": [
+        "java.lang.IllegalStateException: ledger {i} closed",
+        "\tat com.acme.Ledger.post(Ledger.java:4{i})",
+        "Caused by: java.io.IOException: disk {i} full",
+        "\tat com.acme.Disk.write(Disk.java:7{i})",
+    ],
+}
+
+
+def _near_duplicate(line: str, token: str) -> str:
+    """``line`` with its last word replaced by ``token``: a variant of a noise line."""
+    words = line.rstrip().rsplit(maxsplit=1)
+    if len(words) < 2:
+        head, _, _ = line.rpartition("/")
+        return f"{head}/{token}" if head else token
+    return f"{words[0]} {token}"
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    family=st.sampled_from(sorted(_BLOCKS)),
+    noise=st.sampled_from(sorted(_NOISE)),
+    size=st.integers(min_value=300, max_value=1500),
+    positions=st.lists(st.floats(min_value=0.05, max_value=1), min_size=1, max_size=3),
+    target=st.sampled_from([1000, 3000]),  # a target of 500 folds the variants by design
+)
+def test_planted_blocks_survive_whole_with_their_failing_variant(
+    tmp_path: Path, family: str, noise: str, size: int, positions: list[float], target: int
+) -> None:
+    """Whole failure blocks planted in real noise keep every line, and the near-duplicate of a noise
+    line just above each block (the step that failed) is printed whole, not merged into a pattern."""
+    block = _BLOCKS[family]
+    noise_lines = [line for line in _NOISE[noise][:size] if line.strip()]
+    cuts = sorted({max(1, int(where * len(noise_lines))) for where in positions})
+    lines: list[str] = []
+    wanted: list[str] = []
+    start = 0
+    for copy, at in enumerate(cuts, start=1):
+        variant = _near_duplicate(noise_lines[at - 1], f"variant_{copy}_failed.cfg")
+        planted = [line.format(i=copy) for line in block]
+        lines += [*noise_lines[start:at], variant, *planted]
+        wanted += [variant.strip(), *(line.strip() for line in planted)]
+        start = at
+    lines += noise_lines[start:]
+    data = ("\n".join(lines) + "\n").encode()
+    store = OriginalStore(tmp_path / "originals")
+    result = compress(io.BytesIO(data), store, OutputOptions(target_tokens=target, floor_tokens=0))
+    text = expand(result.text)
+    for needle in wanted:
+        assert needle in text, (family, noise, target, needle)
