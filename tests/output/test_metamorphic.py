@@ -194,12 +194,13 @@ _BLOCKS: dict[str, list[str]] = {
         "12 |         total_{i}",
         "   |         ^^^^^^^^^ expected `u32`, found `i64`",
     ],
-    "pytest": [
-        "____________________________ test_total_{i} ____________________________",
-        "    def test_total_{i}():",
-        ">       assert total({i}) == 4",
-        "E       assert 3 == 4",
-        "tests/test_cart_{i}.py:12: AssertionError",
+    "unittest": [
+        "FAIL: test_reconcile_{i} (tests.test_ledger.LedgerTest)",
+        "----------------------------------------------------------------------",
+        "Traceback (most recent call last):",
+        '  File "/srv/app/tests/test_ledger.py", line 4{i}, in test_reconcile_{i}',
+        "    self.assertEqual(balance_{i}, 9{i})",
+        "AssertionError: 9{i}5 != 9{i}",
     ],
     "java_caused_by": [
         "java.lang.IllegalStateException: ledger {i} closed",
@@ -242,11 +243,13 @@ def test_planted_blocks_survive_whole_with_their_failing_variant(
     lines: list[str] = []
     wanted: list[str] = []
     start = 0
+    variants: list[str] = []
     for copy, at in enumerate(cuts, start=1):
         variant = _near_duplicate(noise_lines[at - 1], f"variant_{copy}_failed.cfg")
         planted = [line.format(i=copy) for line in block]
         lines += [*noise_lines[start:at], variant, *planted]
-        wanted += [variant.strip(), *(line.strip() for line in planted)]
+        variants.append(variant.strip())
+        wanted += [line.strip() for line in planted]
         start = at
     lines += noise_lines[start:]
     data = ("\n".join(lines) + "\n").encode()
@@ -255,3 +258,7 @@ def test_planted_blocks_survive_whole_with_their_failing_variant(
     text = expand(result.text)
     for needle in wanted:
         assert needle in text, (family, noise, target, needle)
+    for variant in variants:
+        # A small listing's compact form lists every path under its directory ("dir/ name name").
+        listed = result.text.startswith("[summarizer · listing") and variant.rsplit("/", 1)[-1] in text
+        assert variant in text or listed, (family, noise, target, variant)
