@@ -195,7 +195,7 @@ def minitest_verbose_failures(_: Path) -> Made:
         tests.append(f"  def {name}\n    assert_equal {expected}, {n}.round\n  end\n")
     source = "require 'minitest/autorun'\n\nclass TestNumbers < Minitest::Test\n" + "\n".join(tests) + "end\n"
     write(work, {"test/test_numbers.rb": source})
-    cmd = "ruby test/test_numbers.rb -v --seed 1234"
+    cmd = "ruby test/test_numbers.rb -v -s 1234"
     out, rc = run(cmd, work)
     truth = Truth(source="planted: three assertions made to fail (assert_equal n+1, n)")
     truth.must += [("test", name) for name in sorted(_RUBY_FAILING)]
