@@ -91,8 +91,9 @@ Options:
   --content    The output is content to read (a file the agent opened): never compressed as a
                log; a source file past about 3,000 tokens is shown as an outline, anything
                else passes through unchanged.
-  --piped-into CMD  The display trimmer the output goes into (`tail -20`, `head -n 50`): changes
-               nothing printed; `summarizer gain` then credits only what was cut from what it keeps.
+  --piped-into CMD  The display trimmer the output goes into (`tail -20`, `head -n 50`):
+               `summarizer gain` then credits only what was cut from what it keeps; for `tail`,
+               a compressed run ends with its verdict (exit code, first error, failing ids).
   -h, --help   Show this message and exit.
 """
 

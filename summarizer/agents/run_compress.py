@@ -143,7 +143,7 @@ def compress_run(
     status = child.wait()
     if streamed is None:
         return status
-    shown = _print(result, store, streamed, status)
+    shown = _print(result, store, streamed, status, piped)
     _record(command, result, shown, head[: streamed or 0], store, piped)
     if store.dropped is not None:
         rid, size = store.dropped
@@ -183,7 +183,9 @@ def _store_binary(stream: _Replay, store: OriginalStore, child: ChildOutput, str
     return status
 
 
-def _print(result: Rendering, store: OriginalStore, streamed: int, status: int) -> str | None:
+def _print(
+    result: Rendering, store: OriginalStore, streamed: int, status: int, piped: str | None = None
+) -> str | None:
     """Print what follows the streamed head; the text printed, or None when it was the original."""
     if result.passthrough:
         # Byte-identical, from the stored original, after what was already streamed.
@@ -197,6 +199,10 @@ def _print(result: Rendering, store: OriginalStore, streamed: int, status: int) 
             skip = 0
         return None
     text = _after_head(result.text, streamed, status)
+    if piped is not None:
+        from summarizer.agents.recap import for_trimmer
+
+        text = for_trimmer(text, piped, store.iter_bytes(result.restore_id))
     write_all(1, text.encode("utf-8", "replace"))
     return text
 

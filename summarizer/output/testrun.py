@@ -28,7 +28,15 @@ if TYPE_CHECKING:
     from summarizer.output.kept import Kept
     from summarizer.output.snapshot import Snapshot
 
-__all__ = ["fold_summary", "fold_test_source", "folded_note", "is_pytest", "small_form", "squeeze_rules"]
+__all__ = [
+    "fold_summary",
+    "fold_test_source",
+    "folded_note",
+    "is_pytest",
+    "short_summary",
+    "small_form",
+    "squeeze_rules",
+]
 
 # The marks only pytest's failure report prints: an `E` explanation, a `>` failing line.
 _PYTEST_MARK = lazy(r"^(?:E {2,}\S|> {3,}\S)")
@@ -136,3 +144,16 @@ def small_form(text: str) -> list[str] | None:
             continue
         kept.append(squeeze_rules(f"0: {line}")[3:])
     return kept
+
+
+# The short summary's rows: pytest's `FAILED`/`ERROR` and pytest 9's `SUBFAILED(n=1)` subtests.
+_SHORT_SUMMARY = lazy(r"^={3,} short test summary info ={3,}$")
+_SHORT_ROW = lazy(r"^(?:FAILED|ERROR|SUBFAILED\S*) \S")
+
+
+def short_summary(lines: list[str]) -> list[str]:
+    """The failure rows of the last short test summary in ``lines`` (none past the 40th), or ``[]``."""
+    start = next((n for n in range(len(lines) - 1, -1, -1) if _SHORT_SUMMARY.match(lines[n])), None)
+    if start is None:
+        return []
+    return [line for line in lines[start + 1 :] if _SHORT_ROW.match(line)][:_MAX_LISTED]

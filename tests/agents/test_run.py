@@ -254,3 +254,25 @@ def test_exit_status_follows_the_shell_convention() -> None:
     """A normal exit keeps its code; a signal N becomes 128+N."""
     assert exit_status(3 << 8) == 3
     assert exit_status(signal.SIGINT) == 130
+
+
+def test_piped_into_tail_ends_with_every_failing_id_and_head_keeps_the_header_first(summarizer: str) -> None:
+    """`run --piped-into 'tail -15'`: the header `tail` would cut is repeated at the end with
+    pytest's short-summary rows, so the last 15 lines name all 7 failures (subtests included);
+    `head` gets the rendering as it is. The fixture is a real pytest 9 run of more-itertools."""
+    fixture = Path(__file__).parent / "fixtures" / "pytest_subtests_more_itertools.txt"
+    ids = [
+        line.split(" ", 1)[1].split(" - ")[0]
+        for line in fixture.read_text().splitlines()
+        if line.startswith(("FAILED ", "SUBFAILED("))
+    ]
+    assert len(ids) == 7
+    tail = run_cli(summarizer, "run", "--piped-into", "tail -15", "--", "cat", str(fixture)).stdout.decode()
+    last = "\n".join(tail.splitlines()[-15:])
+    assert all(i in last for i in ids), last
+    assert "first error (line 21)" in last and "exit code: 0" in last
+    assert tail.rstrip().splitlines()[-1].startswith("[full output: summarizer restore ")
+    head = run_cli(summarizer, "run", "--piped-into", "head -15", "--", "cat", str(fixture)).stdout.decode()
+    plain = run_cli(summarizer, "run", "--", "cat", str(fixture)).stdout.decode()
+    assert "the header again" not in head and head.split("restore")[0] == plain.split("restore")[0]
+    assert len(tail) < len(fixture.read_text()) * 0.6
