@@ -309,6 +309,9 @@ def compress_plain(
     if target is None or (plan.content and not writer.dropped):
         return _folded(store, snap, verdict, plan) or _passthrough(store, snap, verdict)
     result = _fitted(snap, clean, verdict, target, plan.exact_tokens)
+    if shape.name == "vcs" and not writer.dropped and result.compressed_tokens >= tokens:
+        # Every commit row is kept whole: numbering them only makes a long oneline log longer.
+        return _passthrough(store, snap, verdict)
     optional = plan.target_tokens is None and tokens <= DEFAULT_THRESHOLD and not writer.dropped
     if not optional or snap.collapse:
         return result

@@ -54,6 +54,9 @@ _VCS_ROW = lazy(
     r"|^[ MADRCU?!]{2} \S|^Auto-merging \S|^CONFLICT \(|^ \S.* \| +#+ [-+]*$"
     r"|^ #+ files? changed"
 )
+# A git log --oneline row: an abbreviated hash with a hex letter in it (a number alone is a sequence
+# number or an epoch, which start log records), then the subject.
+_ONELINE_ROW = lazy(r"^(?=#*[a-f])[#a-f]{7,12} \S")
 # The rows that identify what version-control output is about: kept whole, every one.
 VCS_KEY = lazy(
     r"^commit [#a-f]{40}(?![\w#])|^[#a-f]{7,12} \S"
@@ -119,6 +122,8 @@ def _shares(
             rows["numbered"] += count
         if _VCS_ROW.match(text) or (text.startswith("    ") and "vcs" in rows):
             rows["vcs"] += count
+        if _ONELINE_ROW.match(text):
+            rows["oneline"] += count
         if _CODE_ROW.search(text):
             rows["code"] += count
         if text.startswith('{"'):
@@ -147,6 +152,9 @@ def decide_shape(
         return Shape("test", True, False)
     if share.get("numbered", 0) >= 0.6 and share.get("coord", 0) < 0.1:
         return Shape("content", False, True)
+    # A hash that starts with a digit reads as a numbered log record: a log of hashes is still a log.
+    if share.get("oneline", 0) >= 0.6:
+        return Shape("vcs", True, False)
     if records / max(lines, 1) < 0.3:
         if share.get("diff", 0) >= 0.3:
             return Shape("content", False, True)

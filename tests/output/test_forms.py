@@ -63,6 +63,27 @@ def test_git_log_keeps_every_hash_with_its_subject_and_invents_no_error(
     assert "first error" not in result.text
 
 
+def test_git_log_oneline_keeps_every_hash_and_names_no_error(store: OriginalStore) -> None:
+    """Most abbreviated hashes start with a digit, like numbered log records; subjects say "error",
+    "Traceback", "FAILED test": it is still version-control output, every row kept, no failure."""
+    result = _compress(store, "forms_git_log_oneline.txt")
+    assert result.first_error is None and "first error" not in result.text
+    assert "records" not in result.text.splitlines()[0]
+    rows = result.text.splitlines()
+    for short in TRUTH["git_oneline"]:
+        assert any(short in row for row in rows), short
+
+
+def test_a_long_oneline_log_is_never_made_longer(store: OriginalStore) -> None:
+    """Past the pass-through size every commit row is kept: numbering them would only add bytes."""
+    text = fixture_bytes("forms_git_log_oneline.txt") * 12
+    result = compress(io.BytesIO(text), store, OutputOptions())
+    assert result.first_error is None
+    assert result.compressed_tokens <= result.original_tokens
+    for short in TRUTH["git_oneline"]:
+        assert short in result.text
+
+
 def test_git_log_stat_folds_each_commits_files_to_counts() -> None:
     """``--stat`` bodies become ``N files +A -D`` on the commit's own row."""
     form = compact_form(fixture_bytes("forms_git_log_stat.txt").decode())
