@@ -12,8 +12,8 @@ first ``|`` only trims what is displayed (``head``/``tail`` with a line or byte 
 file still gets the full output). A pipe that computes from the output (``grep -c``, ``wc -l``,
 ``jq``, ``sort | uniq -c``) is left alone: compressing before it would change its answer.
 
-Never wrapped: content to read verbatim (``cat``, ``head``, ``git diff``, ``jq``: compressing a
-file the agent reads would corrupt its view; the listings and searches among them are wrapped:
+Never wrapped: content to read verbatim (``cat``, ``head``, ``git diff``, ``git log -p``, ``jq``:
+compressing a file the agent reads would corrupt its view; the listings and searches among them are wrapped:
 ``ls``, ``find`` without ``-exec``, ``grep -rn``, ``git diff --stat``, see :func:`lists`),
 commands already wrapped, interactive programs, commands that change the shell's state or run a
 string as a command (``export``, ``eval``, ``sh -c``, ``sudo``, ``xargs``), words that are no
@@ -189,6 +189,24 @@ def source_cat(cmd: Simple) -> bool:
     return plain and path.rpartition(".")[2].lower() in SOURCE_SUFFIXES and "/" not in path.rpartition(".")[2]
 
 
+_GIT_PATCHES = ("-p", "-u", "--patch", "--patch-with-stat", "--patch-with-raw", "--unified", "-U", "--cc")
+
+
+def shows_patches(argv: list[str]) -> bool:
+    """``git log -p`` (``--patch``, ``-u``, ``-U3``...): commits with their diffs are content to read,
+    like ``git show`` and ``git diff``."""
+    if os.path.basename(argv[0]) != "git" or argv[1:2] != ["log"]:
+        return False
+    for arg in argv[2:]:
+        if arg == "--":
+            break
+        if arg.startswith(_GIT_PATCHES):
+            return True
+        if arg[:1] == "-" and arg[1:2] != "-" and arg[1:2].isalpha() and "p" in arg[1:]:
+            return True  # a bundle such as -pw
+    return False
+
+
 def lists(argv: list[str]) -> bool:
     """True for a command that prints a listing or search hits, not content: ``ls``, ``du``,
     ``find`` without ``-exec``, ``git ls-files``, ``grep``/``rg`` with line numbers, ``git show`` or
@@ -245,6 +263,8 @@ def skip_reason(cmd: Simple, excludes: list[str], search_path: str | None) -> st
         return "already wrapped"
     if (program in VERBATIM or first_two in VERBATIM) and not source_cat(cmd) and not lists(inner):
         return f"verbatim content ({first_two if first_two in VERBATIM else program})"
+    if shows_patches(inner):
+        return "verbatim content (git log with patches)"
     if program in STATEFUL:
         return f"changes the shell's state ({program})"
     if (

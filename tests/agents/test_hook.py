@@ -195,6 +195,9 @@ def test_project_and_local_settings_count_and_a_broken_file_means_ask(tmp_path: 
         "sed -n 1,20p x.py",
         "git diff HEAD~1",
         "git show abc123",
+        "git log -p -40",
+        "git log --patch --stat src",
+        "git log -U1 HEAD~3..",
         "jq . data.json",
         "grep -r foo src",
         "find . -name '*.pyc' -exec rm {} +",
@@ -260,6 +263,8 @@ def test_cat_of_one_source_file_is_read_as_content(tmp_path: Path, command: str,
         "git diff --stat",
         "git ls-files",
         "du -sh *",
+        "git log --oneline",
+        "git log --stat -20",
     ],
 )
 def test_listings_and_searches_are_wrapped(tmp_path: Path, command: str) -> None:
