@@ -36,7 +36,27 @@ def main() -> None:
         from summarizer.agents.cold_output import try_cold_output
 
         if try_cold_output(args[1:]):
+            _exit_now()
             return
     from summarizer.cli import main as cli
 
     cli()
+
+
+def _exit_now() -> None:
+    """End a finished cold ``output`` at once: exit handlers run and output is flushed, but the
+    interpreter's teardown (freeing every module and object, about 7 ms, a tenth of the run) is
+    skipped, as the process is about to end anyway. Anything unusual gets the normal exit."""
+    import atexit
+    import os
+
+    run_handlers = getattr(atexit, "_run_exitfuncs", None)
+    if run_handlers is None:
+        return
+    run_handlers()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (AttributeError, OSError, ValueError):
+        return  # the interpreter reports it on the way out, as it always did
+    os._exit(0)
