@@ -32,6 +32,10 @@ _CONTINUATION = lazy(
 )
 # The same keywords after a log record's header ("... UTC [22500] DETAIL:  Key (id)=(7) exists.").
 _LABELLED = lazy(rb"\s(?:DETAIL|HINT|CONTEXT|STATEMENT|Caused by|caused by|note|help|NOTE|HELP|Hint|Note):\s")
+# Rust's panic line: the lines under it up to a blank, `note:` or `stack backtrace:` line are its
+# message (`assertion failed`, `  left: 1`, ` right: 2`, a custom message), whatever their indent.
+_PANIC = lazy(rb"panicked at \S+:\d+(?::\d+)?:\s*$")
+_MESSAGE_END = lazy(rb"^(?:note: |stack backtrace:)")
 # A token that names a file (a path, or a name with an extension): a variant's varying part.
 _NAMING = lazy(rb"[\w.-]*/[\w./-]+|\b[\w-]+\.[A-Za-z]\w{0,5}\b")
 
@@ -63,6 +67,8 @@ class _Block:
     resume: bytes | None = None
     skipped_from: int = 0
     last: tuple[int, bytes] | None = None
+    # The block is a panic's message: every line of it stays whatever the budget.
+    message: bool = False
 
 
 @record(slots=False)
@@ -128,10 +134,12 @@ class Context:
         # were above its first line.
         last_n, last_resume = self._last
         self.after = AFTER
+        # A failure line inside a panic's message (`assertion failed`) goes on with that message.
+        message = bool(_PANIC.search(raw)) or (self._block is not None and self._block.message)
         self._close()
         resume = last_resume if n - last_n <= BEFORE + 1 and last_resume else None
         resume = resume or (_shape(_body(above[1])) if above is not None else None)
-        self._block = _Block(_indent(_body(raw)), resume=resume)
+        self._block = _Block(_indent(_body(raw)), resume=resume, message=message)
         self._last = (n, resume)
 
     def next_line(self, n: int, raw: bytes) -> None:
@@ -146,6 +154,9 @@ class Context:
             return
         body = _body(raw)
         stripped = body.strip()
+        if block.message:
+            self._message_line(n, raw, block)
+            return
         labelled = bool(_LABELLED.search(raw, 0, 120))
         if (
             not stripped
@@ -165,6 +176,15 @@ class Context:
         block.last = (n, raw)
         if n - block.skipped_from >= _BLOCK_SCAN:
             self._close()  # a block this long is a region, not a failure's block: stop following it
+
+    def _message_line(self, n: int, raw: bytes, block: _Block) -> None:
+        """A line under a panic: part of its message until a blank, `note:` or backtrace line."""
+        if not raw.strip() or _MESSAGE_END.match(raw) or block.kept >= BLOCK_HEAD:
+            self._close()
+            return
+        block.kept += 1
+        self.keep(n, raw)
+        self.heads.add(n)
 
     def _close(self) -> None:
         block, self._block = self._block, None
