@@ -32,10 +32,12 @@ _CONTINUATION = lazy(
 )
 # The same keywords after a log record's header ("... UTC [22500] DETAIL:  Key (id)=(7) exists.").
 _LABELLED = lazy(rb"\s(?:DETAIL|HINT|CONTEXT|STATEMENT|Caused by|caused by|note|help|NOTE|HELP|Hint|Note):\s")
-# Rust's panic line: the lines under it up to a blank, `note:` or `stack backtrace:` line are its
-# message (`assertion failed`, `  left: 1`, ` right: 2`, a custom message), whatever their indent.
-_PANIC = lazy(rb"panicked at \S+:\d+(?::\d+)?:\s*$")
-_MESSAGE_END = lazy(rb"^(?:note: |stack backtrace:)")
+# A failure whose message is on the unindented lines under it, whatever they say: Rust's panic
+# (`assertion failed`, `  left: 1`, ` right: 2`, a custom message, up to a blank, `note:` or
+# `stack backtrace:` line) and a failing Go Example (its `got:` and `want:` output, up to go test's
+# next `=== RUN`/`--- PASS` line).
+_MESSAGE_HEAD = lazy(rb"panicked at \S+:\d+(?::\d+)?:\s*$|^\s*--- FAIL: Example\w* \(")
+_MESSAGE_END = lazy(rb"^(?:note: |stack backtrace:|=== [A-Z]+ |--- [A-Z]+: |FAIL\b|ok\s|PASS$)")
 # A token that names a file (a path, or a name with an extension): a variant's varying part.
 _NAMING = lazy(rb"[\w.-]*/[\w./-]+|\b[\w-]+\.[A-Za-z]\w{0,5}\b")
 
@@ -67,7 +69,7 @@ class _Block:
     resume: bytes | None = None
     skipped_from: int = 0
     last: tuple[int, bytes] | None = None
-    # The block is a panic's message: every line of it stays whatever the budget.
+    # The block is a panic's (or an Example's) message: every line of it stays whatever the budget.
     message: bool = False
 
 
@@ -135,7 +137,7 @@ class Context:
         last_n, last_resume = self._last
         self.after = AFTER
         # A failure line inside a panic's message (`assertion failed`) goes on with that message.
-        message = bool(_PANIC.search(raw)) or (self._block is not None and self._block.message)
+        message = bool(_MESSAGE_HEAD.search(raw)) or (self._block is not None and self._block.message)
         self._close()
         resume = last_resume if n - last_n <= BEFORE + 1 and last_resume else None
         resume = resume or (_shape(_body(above[1])) if above is not None else None)
@@ -178,7 +180,7 @@ class Context:
             self._close()  # a block this long is a region, not a failure's block: stop following it
 
     def _message_line(self, n: int, raw: bytes, block: _Block) -> None:
-        """A line under a panic: part of its message until a blank, `note:` or backtrace line."""
+        """A line under a panic or a failing Example: its message until a blank or end line."""
         if not raw.strip() or _MESSAGE_END.match(raw) or block.kept >= BLOCK_HEAD:
             self._close()
             return
