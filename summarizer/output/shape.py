@@ -43,6 +43,9 @@ LISTING_ROW = lazy(
 # grep -rn / rg -n hits: path:line:text (a compiler's "path:line:col: error:" is one too).
 # A hit, a grep -C context row (its path has a dot or a slash: a date is no path), a separator.
 _SEARCH_ROW = lazy(r"^[^\s:]+:#+[:-]|^[^\s:#][^\s:]*?[./][^\s:]*?-#+-|^--$")
+# A compiler's or type checker's located message (mypy's "a.py:3: error: ... [code]", gcc's
+# "a.c:3:5: warning:"): the severity word after the location makes it a diagnostic, not a hit.
+_DIAGNOSTIC_ROW = lazy(r"^[^\s:]+:#+(?::#+)*: ?(?:(?:fatal )?error|warning|note|info|remark|hint)\b")
 # grep -n of one file (and cat -n): numbered lines of a file are content, not a log (a time is not one).
 _NUMBERED_ROW = lazy(r"^\s*#+(?::(?![#\s])|-(?!#)|\t)")
 _VCS_ROW = lazy(
@@ -94,6 +97,15 @@ def is_listing_row(template: str) -> bool:
     return bool(LISTING_ROW.match(template))
 
 
+def _located(text: str) -> str:
+    """A located diagnostic, a search hit, a numbered line of one file, or none of them."""
+    if _DIAGNOSTIC_ROW.match(text):
+        return "diagnostic"
+    if _SEARCH_ROW.match(text):
+        return "search"
+    return "numbered" if _NUMBERED_ROW.match(text) else "other"
+
+
 def _shares(
     templates: list[tuple[bytes, int, int]],
 ) -> tuple[Counter[str], Counter[str]]:
@@ -116,10 +128,7 @@ def _shares(
             rows["diff"] += count
         if LISTING_ROW.match(text):
             rows["listing"] += count
-        if _SEARCH_ROW.match(text):
-            rows["search"] += count
-        elif _NUMBERED_ROW.match(text):
-            rows["numbered"] += count
+        rows[_located(text)] += count
         if _VCS_ROW.match(text) or (text.startswith("    ") and "vcs" in rows):
             rows["vcs"] += count
         if _ONELINE_ROW.match(text):

@@ -235,3 +235,18 @@ def test_when_no_form_fits_the_engine_names_no_row_as_the_first_error(
     result = _compress(store, name, target_tokens=40, floor_tokens=0)
     assert not result.text.startswith("[summarizer ·")  # the engine's rendering, not a form
     assert result.first_error is None
+
+
+def test_a_type_checkers_report_is_diagnostics_not_search_hits(store: OriginalStore) -> None:
+    """``path:N: error: message [code]`` looks like a grep hit; the severity word makes it a
+    diagnostic: its first error is named and every error stays. Truth: ``mypy -O json``."""
+    truth = [json.loads(line) for line in fixture_bytes("real_mypy_plain.json").decode().splitlines()]
+    errors = [row for row in truth if row["severity"] == "error"]
+    result = _compress(store, "real_mypy_plain.txt", target_tokens=400)
+    assert "· diagnostics ·" in result.text.splitlines()[0]
+    first = errors[0]
+    assert result.first_error is not None
+    assert result.first_error.text.startswith(f"{first['file']}:{first['line']}: error: {first['message']}")
+    shown = expand(result.text)
+    for row in errors:
+        assert f"{row['file']}:{row['line']}: error: {row['message']}" in shown, row
