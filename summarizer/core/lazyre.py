@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     # What _sre.compile takes after the source: flags, program, groups, groupindex, indexgroup.
     _Program = tuple[int, list[int], int, dict[str, int], tuple[str | None, ...]]
 
-__all__ = ["lazy", "use_cache"]
+__all__ = ["compiled_source", "lazy", "use_cache"]
 
 _METHODS = ("search", "match", "fullmatch", "finditer", "findall", "sub", "subn", "split", "scanner")
 
@@ -129,6 +129,21 @@ def _compile(source: Any, flags: int) -> re.Pattern[Any]:
 def _sre_compile(source: Any, *program: Any) -> Any:
     """The C matcher's constructor (what ``re.compile`` ends with); it validates the program."""
     return _sre.compile(source, *program)
+
+
+def compiled_source(source: str) -> Any:
+    """``compile(source)`` for ``exec``, kept in the same cache as the patterns' programs (the
+    ``__init__`` of each record, :mod:`summarizer.core.records`: 30 compiles were about 3 ms)."""
+    if _state["file"] is None:
+        return compile(source, "<record>", "exec")
+    programs: dict[Any, Any] = _programs()
+    code = programs.get(("code", source))
+    if code is None:
+        code = compile(source, "<record>", "exec")
+        if len(programs) < _MAX_PROGRAMS:
+            programs[("code", source)] = code
+            _state["added"] = True
+    return code
 
 
 def _program(source: Any, flags: int) -> _Program:

@@ -161,7 +161,9 @@ def _init(cls_name: str, specs: list[Field], frozen: bool) -> Callable[..., None
             value = name
         body.append(f"_set(self, {name!r}, {value})" if frozen else f"self.{name} = {value}")
     source = f"def __init__({', '.join(params)}):\n    " + "\n    ".join(body or ["pass"])
-    exec(source, scope)  # the source is made of the class's own field names
+    from summarizer.core.lazyre import compiled_source
+
+    exec(compiled_source(source), scope)  # the source is made of the class's own field names
     init: Callable[..., None] = scope["__init__"]
     init.__qualname__ = f"{cls_name}.__init__"
     return init

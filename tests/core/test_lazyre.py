@@ -106,3 +106,30 @@ def test_without_a_cache_nothing_is_written(cache_state: dict[str, object], tmp_
     assert lazyre._compile(r"\w+", 0) == re.compile(r"\w+")
     lazyre._save()
     assert not list(tmp_path.rglob("regex-*"))
+
+
+def test_a_record_init_compiled_once_is_read_back_from_the_cache(
+    cache_state: dict[str, object], tmp_path: Path
+) -> None:
+    from summarizer.core import records
+
+    lazyre.use_cache(str(tmp_path))
+
+    @records.record(frozen=True)
+    class Point:
+        x: int
+        y: int = 0
+
+    lazyre._save()
+    cache_state.update(programs=None, added=False)  # as a new process would start
+
+    @records.record(frozen=True)
+    class Again:
+        x: int
+        y: int = 0
+
+    assert cache_state["added"] is False
+    assert (Again(1), Again(1, 2), Again(x=3).y) == (Again(1, 0), Again(y=2, x=1), 0)
+    assert Point.__init__.__code__ == Again.__init__.__code__
+    source = "def __init__(self, x, y=_default1):\n    _set(self, 'x', x)\n    _set(self, 'y', y)"
+    assert lazyre.compiled_source(source) == compile(source, "<record>", "exec")
