@@ -54,7 +54,7 @@ _VCS_ROW = lazy(
     r"|^(?:On branch |Your branch |Changes (?:not staged|to be committed)|Untracked files:|nothing to commit"
     r"|no changes added|  \(use \"git )"
     r"|^\t(?:modified|new file|deleted|renamed|both modified|both added|typechange):\s"
-    r"|^[ MADRCU?!]{2} \S|^Auto-merging \S|^CONFLICT \(|^ \S.* \| +#+ [-+]*$"
+    r"|^(?! {2})[ MADRCU?!]{2} \S|^Auto-merging \S|^CONFLICT \(|^ \S.* \| +#+ [-+]*$"
     r"|^ #+ files? changed"
 )
 # A git log --oneline row: an abbreviated hash with a hex letter in it (a number alone is a sequence
@@ -63,7 +63,8 @@ _ONELINE_ROW = lazy(r"^(?=#*[a-f])[#a-f]{7,12} \S")
 # The rows that identify what version-control output is about: kept whole, every one.
 VCS_KEY = lazy(
     r"^commit [#a-f]{40}(?![\w#])|^[#a-f]{7,12} \S"
-    r"|^\t(?:modified|new file|deleted|renamed|both \w+|typechange):\s|^[ MADRCU?!]{2} \S|^CONFLICT \("
+    r"|^\t(?:modified|new file|deleted|renamed|both \w+|typechange):\s"
+    r"|^(?! {2})[ MADRCU?!]{2} \S|^CONFLICT \("
 )
 # A caret or tilde marker under a source line: a diagnostic with its snippet, never content.
 _MARKER = lazy(r"^\s*(?:#*\s*\|\s*)?[\^~][-~^]*(?:\s|$)")

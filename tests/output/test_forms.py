@@ -250,3 +250,17 @@ def test_a_type_checkers_report_is_diagnostics_not_search_hits(store: OriginalSt
     shown = expand(result.text)
     for row in errors:
         assert f"{row['file']}:{row['line']}: error: {row['message']}" in shown, row
+
+
+def test_eslints_stylish_report_is_diagnostics_not_version_control(store: OriginalStore) -> None:
+    """Stylish pads ``3:1`` to ``    3:1`` under a file with three-digit lines; two blank status
+    columns are no ``git status -s`` row, so the report is diagnostics with every file kept.
+    Truth: ``eslint -f json``."""
+    truth = json.loads(fixture_bytes("real_eslint_stylish.json"))
+    result = _compress(store, "real_eslint_stylish.txt", target_tokens=400)
+    assert "· diagnostics ·" in result.text.splitlines()[0]
+    assert result.first_error is not None and "  error  " in result.first_error.text
+    for path, line, column, severity in truth:
+        if severity != 2:
+            continue
+        assert path in result.text and f"{line}:{column} " in result.text, (path, line, column)
