@@ -50,6 +50,11 @@ _DIAGNOSTIC = lazy(
 )
 
 
+def _is_row(lines: list[str], n: int) -> bool:
+    """Is line ``n`` (1-based) a listing row?"""
+    return n >= 1 and (parse_row(lines[n - 1]) is not None or parse_bare(lines[n - 1]) is not None)
+
+
 def _listing_form(lines: list[str]) -> Parsed | None:
     rows: list[Row] = []
     sections: dict[int, str] = {}
@@ -65,6 +70,9 @@ def _listing_form(lines: list[str]) -> Parsed | None:
         if row is None and (row := parse_bare(line)) is not None:
             bare += 1
         if row is None:
+            if line[:1].isspace() and _is_row(lines, n - 1) and other[-1:] != [(n - 1, lines[n - 2])]:
+                # An indented message under a path (eslint's stylish report) is about that path.
+                other.append((n - 1, lines[n - 2]))
             other.append((n, line))
             continue
         rows.append(row)

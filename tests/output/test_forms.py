@@ -264,3 +264,14 @@ def test_eslints_stylish_report_is_diagnostics_not_version_control(store: Origin
         if severity != 2:
             continue
         assert path in result.text and f"{line}:{column} " in result.text, (path, line, column)
+
+
+def test_a_listing_keeps_the_path_an_indented_message_stands_under() -> None:
+    """A linter's heading path with its message in the middle of a listing: the message keeps its file."""
+    lines = fixture_bytes("forms_find.txt").decode().splitlines()
+    lines[3:3] = ["src/util.js", "  6:14  error  'undefinedThing' is not defined  no-undef"]
+    form = compact_form("\n".join(lines) + "\n")
+    assert form is not None and form.name == "listing"
+    body = list(form.body)
+    message = next(i for i, row in enumerate(body) if "undefinedThing" in row)
+    assert body[message - 1] == "4: src/util.js"
