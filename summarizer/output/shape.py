@@ -24,7 +24,7 @@ from summarizer.output import coordinates as co
 from summarizer.output import rules
 from summarizer.output.patterns import normalise
 
-__all__ = ["LISTING_ROW", "VCS_KEY", "Shape", "decide_shape", "is_listing_row"]
+__all__ = ["COMMIT_ROW", "LISTING_ROW", "VCS_KEY", "Shape", "decide_shape", "is_listing_row"]
 
 TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
 if TYPE_CHECKING:
@@ -60,6 +60,8 @@ _VCS_ROW = lazy(
 # A git log --oneline row: an abbreviated hash with a hex letter in it (a number alone is a sequence
 # number or an epoch, which start log records), then the subject.
 _ONELINE_ROW = lazy(r"^(?=#*[a-f])[#a-f]{7,12} \S")
+# A commit's first line: in content (git log -p) each one is kept, so no commit is lost to the budget.
+COMMIT_ROW = lazy(r"^commit [#a-f]{40}(?![\w#])")
 # The rows that identify what version-control output is about: kept whole, every one.
 VCS_KEY = lazy(
     r"^commit [#a-f]{40}(?![\w#])|^[#a-f]{7,12} \S"

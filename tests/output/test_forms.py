@@ -275,3 +275,12 @@ def test_a_listing_keeps_the_path_an_indented_message_stands_under() -> None:
     body = list(form.body)
     message = next(i for i, row in enumerate(body) if "undefinedThing" in row)
     assert body[message - 1] == "4: src/util.js"
+
+
+def test_git_log_p_is_content_that_keeps_every_commit_line(store: OriginalStore) -> None:
+    """Commits with their patches are content; squeezed to a small budget, each ``commit`` line
+    still stands (a patch's lines may go, a commit may not)."""
+    result = _compress(store, "forms_git_log_p.txt", target_tokens=300)
+    assert "· content ·" in result.text.splitlines()[0] and result.first_error is None
+    for short in TRUTH["git_oneline"][:30]:
+        assert f"commit {short}" in result.text, short
