@@ -104,9 +104,6 @@ class _Chain(io.RawIOBase):
         return len(data)
 
 
-_SNIFF_BYTES = 8000  # output.lines.SNIFF_BYTES, without importing it on the pass-through path
-
-
 def _step_aside(source: str, consumed: bytes) -> bool:
     if source == "-" and consumed:
         rest = sys.stdin.buffer if sys.stdin is not None else None
@@ -139,7 +136,7 @@ def try_cold_output(args: list[str]) -> bool:
         return False
     if not data:
         return _step_aside(source, data)
-    if b"\x00" in data[:8000]:
+    if b"\x00" in data:  # binary needs a NUL: a text input passes without loading output.lines
         from summarizer.output.lines import looks_binary
 
         if looks_binary(data):
@@ -197,8 +194,10 @@ def _compress(call: OutputCall, head: bytes) -> bool:
         return _step_aside(call.source, head)
     if call.source == "-":
         rest = sys.stdin.buffer if sys.stdin is not None else None
-        if rest is not None and len(head) < _SNIFF_BYTES:
-            head += rest.read(_SNIFF_BYTES - len(head))  # enough for deliver to tell binary input
+        from summarizer.output.lines import SNIFF_BYTES  # deliver loads it anyway
+
+        if rest is not None and len(head) < SNIFF_BYTES:
+            head += rest.read(SNIFF_BYTES - len(head))  # enough for deliver to tell binary input
         stream: io.BufferedIOBase = io.BufferedReader(_Chain(head, rest))  # type: ignore[arg-type]
     else:
         stream = open(call.source, "rb")  # noqa: SIM115 (closed below)

@@ -129,7 +129,9 @@ def compress_run(
         # Not app.build_originals(settings): Settings is pydantic. The same directory, by the
         # light rule (docs/cold-path.md).
         store = app.originals_at(store_dir(os.environ), os.environ)
-        if _binary(head):
+        from summarizer.output.lines import looks_binary  # the compressor loads it anyway
+
+        if looks_binary(head):
             return _store_binary(stream, store, child, streamed)
         plan = plan_for("summarizer run", target, floor, content=content)
         result = compress_plain(stream, store, plan)  # type: ignore[arg-type]
@@ -152,14 +154,6 @@ def compress_run(
             f"not stored, so `summarizer restore {rid[:12]}` cannot give it back\n"
         )
     return status
-
-
-def _binary(head: bytes) -> bool:
-    if b"\x00" not in head[:8000]:
-        return False
-    from summarizer.output.lines import looks_binary
-
-    return looks_binary(head)
 
 
 def _store_binary(stream: _Replay, store: OriginalStore, child: ChildOutput, streamed: int | None) -> int:
