@@ -53,3 +53,21 @@ def summarizer() -> str:
             pytest.skip("the summarizer console script is not installed (pip install -e .)")
         return found
     return str(SUMMARIZER)
+
+
+def chat_completion(
+    model: str, text: str, *, prompt_tokens: int = 100, completion_tokens: int = 20
+) -> dict[str, object]:
+    """An OpenAI chat-completion body answering ``text``: what the provider tests' fake servers send back."""
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "created": 1,
+        "model": model,
+        "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }

@@ -24,6 +24,7 @@ from summarizer.evaluation.export import CSV_COLUMNS
 from summarizer.evaluation.suite import EvalOptions, GateOptions, evaluate
 from summarizer.output import OriginalStore
 from summarizer.semantic.retry import RetryPolicy
+from tests.conftest import chat_completion
 
 from .test_cli_litellm import API, _server
 
@@ -63,18 +64,7 @@ def test_retries_are_counted_per_cell_and_in_total(
         if user not in seen:
             seen.add(user)
             raise httpx.ReadTimeout("the provider took too long")
-        text = server.answer(body["messages"])
-        choice = {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
-        usage = {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120}
-        reply = {
-            "id": "x",
-            "object": "chat.completion",
-            "created": 1,
-            "model": body["model"],
-            "choices": [choice],
-            "usage": usage,
-        }
-        return httpx.Response(200, json=reply)
+        return httpx.Response(200, json=chat_completion(body["model"], server.answer(body["messages"])))
 
     options = EvalOptions(
         datasets=(small_dataset,), models=("openai/gpt-4o-mini",), api_base=API, concurrency=8

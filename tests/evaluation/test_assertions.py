@@ -17,6 +17,7 @@ from summarizer.core.tokens import count_tokens
 from summarizer.evaluation.assertions import Assertion, check_local
 from summarizer.evaluation.dataset import load_dataset
 from summarizer.evaluation.sandbox import run_python_checks
+from tests.conftest import chat_completion
 
 ROOT = Path(__file__).resolve().parents[2]
 ASSERTS = ROOT / "evals" / "datasets" / "asserts.jsonl"
@@ -123,19 +124,7 @@ def _reply(request: httpx.Request) -> httpx.Response:
     body = json.loads(request.content)
     wanted = 3 if "exactly 3 lines" in body["messages"][-1]["content"] else 2
     text = "\n".join(["Changed POST /api/v1/auth/login.", "The next agent adapts.", "Note it."][:wanted])
-    return httpx.Response(
-        200,
-        json={
-            "id": "x",
-            "object": "chat.completion",
-            "created": 1,
-            "model": body["model"],
-            "choices": [
-                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
-            ],
-            "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
-        },
-    )
+    return httpx.Response(200, json=chat_completion(body["model"], text))
 
 
 def test_an_unknown_models_cost_is_never_a_silent_zero(

@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from summarizer.cli import main
 from summarizer.core.settings import default_prompt_dir
+from tests.conftest import chat_completion
 
 ROOT = Path(__file__).resolve().parents[2]
 API = "http://127.0.0.1:8765/v1"
@@ -56,20 +57,7 @@ def test_eval_through_litellm_reports_v2_better_then_reuses_every_cell(
 
     def reply(request: httpx.Request) -> httpx.Response:
         body = json.loads(request.content)
-        text = server.answer(body["messages"])
-        return httpx.Response(
-            200,
-            json={
-                "id": "x",
-                "object": "chat.completion",
-                "created": 1,
-                "model": body["model"],
-                "choices": [
-                    {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": text}}
-                ],
-                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
-            },
-        )
+        return httpx.Response(200, json=chat_completion(body["model"], server.answer(body["messages"])))
 
     args = [
         "eval",
@@ -122,18 +110,7 @@ def test_litellm_is_imported_only_when_a_model_cell_is_left_to_compute(
 
     def reply(request: httpx.Request) -> httpx.Response:
         body = json.loads(request.content)
-        message = {"role": "assistant", "content": server.answer(body["messages"])}
-        return httpx.Response(
-            200,
-            json={
-                "id": "x",
-                "object": "chat.completion",
-                "created": 1,
-                "model": body["model"],
-                "choices": [{"index": 0, "finish_reason": "stop", "message": message}],
-                "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
-            },
-        )
+        return httpx.Response(200, json=chat_completion(body["model"], server.answer(body["messages"])))
 
     args = [
         "eval",

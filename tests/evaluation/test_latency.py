@@ -23,6 +23,7 @@ from summarizer.evaluation.accounting import metering
 from summarizer.evaluation.cells import CellOutput, ResolvedCase
 from summarizer.evaluation.progress import Progress
 from summarizer.evaluation.runner import Plan, run_matrix
+from tests.conftest import chat_completion
 
 API = "http://127.0.0.1:8765/v1"
 PROVIDER_S = 1.0
@@ -49,20 +50,7 @@ def _completion(request: httpx.Request) -> dict[str, object]:
     body = json.loads(request.content)
     lines = "Changed the contract.\nThe next agent must adapt.\nWatch the trade-off."
     wanted = 3 if "exactly 3 lines" in body["messages"][-1]["content"] else 2
-    return {
-        "id": "x",
-        "object": "chat.completion",
-        "created": 1,
-        "model": body["model"],
-        "choices": [
-            {
-                "index": 0,
-                "finish_reason": "stop",
-                "message": {"role": "assistant", "content": "\n".join(lines.split("\n")[:wanted])},
-            }
-        ],
-        "usage": {"prompt_tokens": 100, "completion_tokens": 20, "total_tokens": 120},
-    }
+    return chat_completion(body["model"], "\n".join(lines.split("\n")[:wanted]))
 
 
 def test_the_http_layer_times_request_sent_to_last_byte(clock: FakeClock) -> None:

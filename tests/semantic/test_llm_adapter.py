@@ -22,6 +22,7 @@ from summarizer.semantic import llm
 from summarizer.semantic.llm import LiteLLMCompleter
 from summarizer.semantic.ports import Completion, CompletionRequest
 from summarizer.semantic.retry import RetryPolicy
+from tests.conftest import chat_completion
 
 from .conftest import OPENAI, Provider
 
@@ -192,14 +193,7 @@ def test_api_base_routes_an_openai_compatible_server_without_a_key(
     request = CompletionRequest(
         model="openai/local-model", system="s", user="u", api_base="http://127.0.0.1:9/v1"
     )
-    body = {
-        "id": "1",
-        "object": "chat.completion",
-        "created": 1,
-        "model": "local-model",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}],
-        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-    }
+    body = chat_completion("local-model", "hi", prompt_tokens=1, completion_tokens=1)
     with respx.mock(assert_all_mocked=True) as mock:
         route = mock.post("http://127.0.0.1:9/v1/chat/completions").mock(
             return_value=httpx.Response(200, json=body)

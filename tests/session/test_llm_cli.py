@@ -12,6 +12,7 @@ import respx
 from click.testing import CliRunner
 
 from summarizer.cli import main
+from tests.conftest import chat_completion
 
 URL = "https://api.openai.com/v1/chat/completions"
 DAY = "2026-11-29"
@@ -24,17 +25,7 @@ ANSWER = (
 
 def _reply(text: str) -> httpx.Response:
     return httpx.Response(
-        200,
-        json={
-            "id": "chatcmpl-1",
-            "object": "chat.completion",
-            "created": 1,
-            "model": "gpt-4o-mini",
-            "choices": [
-                {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
-            ],
-            "usage": {"prompt_tokens": 900, "completion_tokens": 60, "total_tokens": 960},
-        },
+        200, json=chat_completion("gpt-4o-mini", text, prompt_tokens=900, completion_tokens=60)
     )
 
 
