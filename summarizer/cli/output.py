@@ -22,22 +22,12 @@ def _raw(stream: BinaryIO, ledger: str, command: str | None) -> bool:
     """With SUMMARIZER_RAW set: copy the input out untouched, record it, and say so."""
     import os
 
-    from summarizer.gain.ledger import append
+    from summarizer.gain.ledger import append_raw
     from summarizer.rules.raw import copy_raw, raw_requested
 
     if not raw_requested(os.environ):
         return False
-    size = copy_raw(stream, sys.stdout.buffer)
-    append(
-        ledger,
-        tool="output",
-        command=command,
-        size=size,
-        tokens_in=None,
-        tokens_out=None,
-        passthrough=True,
-        raw=True,
-    )
+    append_raw(ledger, copy_raw(stream, sys.stdout.buffer), tool="output", command=command)
     return True
 
 

@@ -52,6 +52,7 @@ __all__ = [
     "LEDGER_DIR",
     "MAX_COMMAND_CHARS",
     "append",
+    "append_raw",
     "append_result",
     "encode",
     "ledger_files",
@@ -174,4 +175,18 @@ def append_result(directory: str, result: OutputResult, *, tool: str, command: s
         tokens_out=shown,
         passthrough=result.passthrough,
         restore_id=result.restore_id,
+    )
+
+
+def append_raw(directory: str, size: int, *, tool: str, command: str | None = None) -> None:
+    """The record of an input passed through untouched in raw mode (``SUMMARIZER_RAW``)."""
+    append(
+        directory,
+        tool=tool,
+        command=command,
+        size=size,
+        tokens_in=None,
+        tokens_out=None,
+        passthrough=True,
+        raw=True,
     )

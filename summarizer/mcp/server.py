@@ -283,7 +283,7 @@ def _register_output(server: MCPServer[Any], settings: Settings) -> None:
         def work() -> str:
             import io
 
-            from summarizer.gain.ledger import LEDGER_DIR, append, append_result
+            from summarizer.gain.ledger import LEDGER_DIR, append_raw, append_result
             from summarizer.output import OutputOptions
             from summarizer.output import compress as compress_output
             from summarizer.rules.raw import raw_requested
@@ -296,17 +296,7 @@ def _register_output(server: MCPServer[Any], settings: Settings) -> None:
             # As `summarizer output` does: raw mode, the team's rules, one ledger record for `gain`.
             ledger = str(settings.cache_dir / LEDGER_DIR)
             if raw_requested(os.environ):
-                size = len(output.encode("utf-8"))
-                append(
-                    ledger,
-                    tool="output",
-                    command=None,
-                    size=size,
-                    tokens_in=None,
-                    tokens_out=None,
-                    passthrough=True,
-                    raw=True,
-                )
+                append_raw(ledger, len(output.encode("utf-8")), tool="output")
                 return output
             failures, noise = _team_patterns()
             options = OutputOptions(
