@@ -136,11 +136,6 @@ def try_cold_output(args: list[str]) -> bool:
         return False
     if not data:
         return _step_aside(source, data)
-    if b"\x00" in data:  # binary needs a NUL: a text input passes without loading output.lines
-        from summarizer.output.lines import looks_binary
-
-        if looks_binary(data):
-            return _step_aside(source, data)  # the command says what is wrong with the input
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
