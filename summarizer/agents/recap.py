@@ -10,30 +10,20 @@ above the restore line. ``head`` keeps the header first, as it is.
 
 from __future__ import annotations
 
-TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
-if TYPE_CHECKING:
-    from collections.abc import Iterable
-
-__all__ = ["for_trimmer"]
+__all__ = ["TAIL_BYTES", "for_trimmer"]
 
 # The header lines worth repeating: what failed and how the run ended.
 _VERDICT_LINES = ("exit code:", "failing tests", "first error", "passing tests:", "all tests passed")
 _BODY_START = "--- kept lines"
 _RESTORE_LINE = "[full output: summarizer restore "
-# The short summary is at the end of a run: this much of the original's end is read for it.
-_TAIL_BYTES = 64 * 1024
+# The short summary is at the end of a run: this much of the original's end is kept for it.
+TAIL_BYTES = 64 * 1024
 
 
-def _tail_lines(blocks: Iterable[bytes]) -> list[str]:
-    end = b""
-    for block in blocks:
-        end = (end + bytes(block))[-_TAIL_BYTES:]
-    return end.decode("utf-8", "replace").splitlines()
-
-
-def for_trimmer(text: str, piped: str | None, original: Iterable[bytes]) -> str:
+def for_trimmer(text: str, piped: str | None, original_end: bytes) -> str:
     """``text`` (a rendering) as it should go into the trimmer ``piped``: for ``tail`` of lines,
-    the header's verdict lines and the runner's short summary again at its end."""
+    the header's verdict lines and the runner's short summary (read from ``original_end``, the
+    last ``TAIL_BYTES`` of the original) again at its end."""
     from summarizer.gain.trim import parse_trimmer
 
     trimmer = parse_trimmer(piped) if piped is not None else None
@@ -46,7 +36,7 @@ def for_trimmer(text: str, piped: str | None, original: Iterable[bytes]) -> str:
     verdict = [line for line in lines[1:body] if line.startswith(_VERDICT_LINES)]
     from summarizer.output.testrun import short_summary
 
-    rows = short_summary(_tail_lines(original))
+    rows = short_summary(original_end.decode("utf-8", "replace").splitlines())
     if rows:
         # The runner's rows name every failing id (subtests too) with its message.
         verdict = [line for line in verdict if not line.startswith("failing tests")]

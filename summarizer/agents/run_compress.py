@@ -27,14 +27,23 @@ __all__ = ["compress_run", "plan_for", "shown_tokens", "team_patterns", "with_ex
 
 
 class _Replay:
-    """The bytes already read, then the rest of the child's output."""
+    """The bytes already read, then the rest of the child's output; keeps the last ``keep_end``
+    bytes that went through, so the end can be read again without the stored original."""
 
-    def __init__(self, head: bytes, child: ChildOutput) -> None:
+    def __init__(self, head: bytes, child: ChildOutput, keep_end: int = 0) -> None:
         self._head = head
         self._child = child
+        self._keep_end = keep_end
+        self.end = b""
 
     def read(self, size: int = -1) -> bytes:
         """Up to ``size`` bytes (all when negative), fewer only at the end."""
+        data = self._read(size)
+        if self._keep_end and data:
+            self.end = (self.end + data)[-self._keep_end :]
+        return data
+
+    def _read(self, size: int) -> bytes:
         if not self._head:
             return self._child.read(size)
         if size < 0:
@@ -124,7 +133,9 @@ def compress_run(
     from summarizer.output.originals import OriginalNotStored
 
     use_cache(cache_dir(os.environ))  # before the first pattern compiles
-    stream = _Replay(head, child)
+    from summarizer.agents.recap import TAIL_BYTES
+
+    stream = _Replay(head, child, TAIL_BYTES if piped is not None else 0)
     try:
         # Not app.build_originals(settings): Settings is pydantic. The same directory, by the
         # light rule (docs/cold-path.md).
@@ -145,7 +156,7 @@ def compress_run(
     status = child.wait()
     if streamed is None:
         return status
-    shown = _print(result, store, streamed, status, piped)
+    shown = _print(result, store, streamed, status, piped, stream.end)
     _record(command, result, shown, head[: streamed or 0], store, piped)
     if store.dropped is not None:
         rid, size = store.dropped
@@ -178,7 +189,12 @@ def _store_binary(stream: _Replay, store: OriginalStore, child: ChildOutput, str
 
 
 def _print(
-    result: Rendering, store: OriginalStore, streamed: int, status: int, piped: str | None = None
+    result: Rendering,
+    store: OriginalStore,
+    streamed: int,
+    status: int,
+    piped: str | None = None,
+    original_end: bytes = b"",
 ) -> str | None:
     """Print what follows the streamed head; the text printed, or None when it was the original."""
     if result.passthrough:
@@ -196,7 +212,7 @@ def _print(
     if piped is not None:
         from summarizer.agents.recap import for_trimmer
 
-        text = for_trimmer(text, piped, store.iter_bytes(result.restore_id))
+        text = for_trimmer(text, piped, original_end)
     write_all(1, text.encode("utf-8", "replace"))
     return text
 
