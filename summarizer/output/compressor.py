@@ -333,7 +333,8 @@ def _fitted(snap: Snapshot, clean: Scrubbed, verdict: Verdict, target: int, exac
         again = Scrubbed()
         again.redactions = scrubbed
         result = replace(
-            render(snap, again, verdict, target=tighter, exact=count_exact), target_tokens=target
+            render(snap, again, verdict, target=tighter, exact=count_exact, fold_target=target),
+            target_tokens=target,
         )
     return result
 

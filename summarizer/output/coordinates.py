@@ -392,7 +392,7 @@ def find_location(text: str) -> str | None:
 _LOCATION_REAL = lazy(_LOCATION.pattern.replace("#", r"\d"))
 
 _TIMESTAMP = lazy(
-    r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"
+    r"\d{4}([-/])\d{2}\1\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?"
     r"|\d{4}[-.]\d{2}[-.]\d{2}-\d{2}\.\d{2}\.\d{2}(?:\.\d+)?"
     r"|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d{2}:\d{2}:\d{2}"
     r"|\[\w{3} \w{3} \d{2} \d{2}:\d{2}:\d{2} \d{4}\]"

@@ -218,47 +218,82 @@ def _lines_list(lines: list[int]) -> str:
 _RECORD_KINDS = frozenset(("error", "http_4xx", "http_5xx"))
 
 
+# An id inside a record: a standalone number (a connection ``*12``, a pid ``2790#2790``, a request's
+# ``/orders/288``), an IPv4 address with its port, a hex request id. Numbers glued to letters
+# (``missing9.css``, ``vol7``) name different things and stay part of the message.
+_RECORD_ID = lazy(
+    r"(?<![\w.])\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?(?![\w.])"
+    r"|(?<![\w-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{8,}(?![\w])"
+    r"|(?<![\w.])\d{1,5}(?:\.\d+)?(?![\w.])"
+)
+
+
+def _message_of(coord: Kept) -> str:
+    """A record's message: its text with its time and every id masked (see ``_RECORD_ID``)."""
+    text = coord.text[:400]
+    if coord.timestamp:
+        text = text.replace(coord.timestamp, "<time>", 1)
+    return _RECORD_ID.sub("#", text)
+
+
+def _fold_note(members: Sequence[Kept]) -> str:
+    """``[×N like this, lines ...; varying: a…b; at: file:l:c ...]`` for records folded into their first."""
+    columns = [_NUM.findall(c.text[:400].replace(c.timestamp or "\0", "", 1)) for c in members]
+    ranges = []
+    for values in zip(*columns, strict=False):
+        if len(set(values)) > 1:
+            nums = [float(v) for v in values]
+            ranges.append(f"{min(nums):g}…{max(nums):g}")
+    located: dict[str, list[str]] = {}
+    for coord in members:
+        for found in _LOCATION_IN_TEXT.findall(coord.text):
+            file, _, place = found.partition(":")
+            if place not in located.setdefault(file, []):
+                located[file].append(place)
+    total = sum(c.count for c in members)
+    varying = f"; varying: {' | '.join(ranges[:6])}" if ranges else ""
+    places = "; at: " + "; ".join(f"{f}:{' '.join(p)}" for f, p in located.items()) if located else ""
+    # A record met twice word for word was one entry: its last line is known too.
+    lines = _lines_list(sorted({n for c in members for n in (c.line, c.last_line or c.line)}))
+    return f"  [×{total:,} like this, {lines}{varying}{places}]"
+
+
 def merge_records(
     coords: Sequence[Kept], limit: int, *, min_count: int = 6
 ) -> tuple[list[Kept], dict[int, str]]:
-    """Fold error *records* of one template (they differ in ids, numbers, times) into their first,
-    when the error records alone hold more than ``limit`` characters (biggest templates first).
+    """Fold error *records* that are one failure met again into their first, when the error
+    records alone hold more than ``limit`` characters.
 
-    A log that repeats one failure with a new trace id, time and latency each time would otherwise
-    print every record whole, far past the target. The first stays whole; its note gives the count,
-    every record's line (each one can be restored), the range of each varying number and every
-    distinct location the records name (``orbit.js:266:30 240:54``), so no failure's coordinate is
-    lost. Records that fit are all shown whole, and tool output (lines without a timestamp) is
-    never folded: there each error line is its own failure.
+    Two records are the same failure when they differ only in ids (their time, a connection or
+    process number, an address, a request id: ``_message_of``), or when every record of one
+    template carries its own request id (``_by_request``, at least ``min_count`` of them). A log that
+    repeats one failure per request would otherwise print every record whole, far past the target.
+    The first stays whole; its note gives the count, every record's line (each one can be restored),
+    the range of each varying number and every distinct location the records name
+    (``orbit.js:266:30 240:54``), so no failure's coordinate is lost. Records that differ in anything
+    else (``missing9.css``, ``vol7``) stay lines of their own; records that fit are all shown whole,
+    and tool output (lines without a timestamp) is never folded: there each error line is its own
+    failure.
     """
-    shapes: dict[str, list[Kept]] = {}
-    for coord in coords:
-        if coord.kind in _RECORD_KINDS and coord.timestamp is not None:
-            shapes.setdefault(_record_shape(coord.text), []).append(coord)
-    size = sum(len(c.text) for members in shapes.values() for c in members)
+    records = [c for c in coords if c.kind in _RECORD_KINDS and c.timestamp is not None]
+    size = sum(len(c.text) for c in records)
+    if size <= limit:
+        return list(coords), {}
     notes: dict[int, str] = {}
     dropped: set[int] = set()
-    for members in sorted(shapes.values(), key=lambda m: -sum(len(c.text) for c in m)):
-        if size <= limit or len(members) < min_count or not _by_request(members):
-            continue
-        size -= sum(len(c.text) for c in members[1:])
-        columns = [_NUM.findall(c.text[:400]) for c in members]
-        ranges = []
-        for values in zip(*columns, strict=False):
-            if len(set(values)) > 1:
-                nums = [float(v) for v in values]
-                ranges.append(f"{min(nums):g}…{max(nums):g}")
-        located: dict[str, list[str]] = {}
-        for coord in members:
-            for found in _LOCATION_IN_TEXT.findall(coord.text):
-                file, _, place = found.partition(":")
-                if place not in located.setdefault(file, []):
-                    located[file].append(place)
-        total = sum(c.count for c in members)
-        varying = f"; varying: {' | '.join(ranges[:6])}" if ranges else ""
-        places = "; at: " + "; ".join(f"{f}:{' '.join(p)}" for f, p in located.items()) if located else ""
-        lines = _lines_list(sorted(c.line for c in members))
-        notes[members[0].line] = f"  [×{total:,} like this, {lines}{varying}{places}]"
+    messages: dict[str, list[Kept]] = {}
+    for coord in records:
+        messages.setdefault(_message_of(coord), []).append(coord)
+    shapes: dict[str, list[Kept]] = {}
+    for members in messages.values():
+        if len(members) == 1:
+            shapes.setdefault(_record_shape(members[0].text), []).append(members[0])
+    groups = [m for m in messages.values() if len(m) > 1]
+    groups += [m for m in shapes.values() if len(m) >= min_count and _by_request(m)]
+    # Once the records are past the limit, every failure met more than once folds (not only the
+    # biggest): the same failure reads the same wherever it is in the log.
+    for members in groups:
+        notes[members[0].line] = _fold_note(members)
         dropped.update(c.line for c in members[1:])
     return [c for c in coords if c.line not in dropped], notes
 

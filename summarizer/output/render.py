@@ -242,9 +242,13 @@ def render_snapshot(
     *,
     target: int,
     count: Callable[[str], int] = estimate_tokens,
+    fold_target: int | None = None,
 ) -> tuple[str, list[KeptPattern], list[KeptSample]]:
     """The rendering's text within ``target`` (estimated) tokens; ``count`` gives nothing but
-    the order of the budget's tiers a scale, and is the estimate unless the caller says otherwise."""
+    the order of the budget's tiers a scale, and is the estimate unless the caller says otherwise.
+    ``fold_target`` (default ``target``) decides which failures fold: a re-fit at a tighter target
+    shrinks the optional tiers, never the failures the caller's target had room for."""
+    fold_target = fold_target or target
     # A note inside a failure's block belongs to that failure: listed with it, never grouped.
     grouped = [c for c in snap.coords if c.kind in _GROUPED_KINDS and c.line not in snap.context_lines]
     groups = group_warnings(grouped) if len(grouped) > _WARNINGS_IN_FULL else []
@@ -252,7 +256,7 @@ def render_snapshot(
     grouped_ids = {id(c) for c in grouped}
     listed = [c for c in snap.coords if id(c) not in grouped_ids] if groups else list(snap.coords)
     listed, merged = merge_numeric(listed)
-    listed, merged_records = merge_records(listed, target * _CHARS_PER_TOKEN)
+    listed, merged_records = merge_records(listed, fold_target * _CHARS_PER_TOKEN)
     merged.update(merged_records)
     pytest = verdict.shape == "test" and testrun.is_pytest(snap.coords)
     summary_rows = 0
@@ -289,10 +293,17 @@ def render_snapshot(
 
 
 def render(
-    snap: Snapshot, clean: Scrubbed, verdict: Verdict, *, target: int, exact: Callable[[str], int] | None
+    snap: Snapshot,
+    clean: Scrubbed,
+    verdict: Verdict,
+    *,
+    target: int,
+    exact: Callable[[str], int] | None,
+    fold_target: int | None = None,
 ) -> Rendering:
-    """The compressed rendering and its envelope; ``exact`` counts the result's tokens if given."""
-    text, patterns, samples = render_snapshot(snap, clean, verdict, target=target)
+    """The compressed rendering and its envelope; ``exact`` counts the result's tokens if given
+    (``fold_target``: see :func:`render_snapshot`)."""
+    text, patterns, samples = render_snapshot(snap, clean, verdict, target=target, fold_target=fold_target)
     compressed = exact(text) if exact is not None else estimate_tokens(text)
     return verdict.rendering(
         snap,
