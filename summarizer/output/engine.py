@@ -27,6 +27,7 @@ from summarizer.output.classify import FamilyCounts
 from summarizer.output.context import BEFORE, Context
 from summarizer.output.frames import TraceBlock
 from summarizer.output.lines import Chunk, clean_chunk, decode_line, is_binary, scan_windows
+from summarizer.output.listing_chunk import listing_lines
 from summarizer.output.patterns import MAX_TEMPLATES, Sampler
 from summarizer.output.shape import Shape, decide_shape
 from summarizer.output.table import (
@@ -62,6 +63,10 @@ _INFORMATIVE = lazy(rb"[A-Za-z]{3}")
 _KEY_ROW = lazy(rb"^commit [\da-f]{40}(?![\w])|^[\da-f]{7,12} \S")
 MAX_KEY_ROWS = 50_000
 _KEY_ROW_BYTES = 512
+# The one key of the lines of whole chunks of listing rows (output/listing_chunk.py): a line key
+# never holds a newline, so it cannot be any line's own key.
+LISTING_KEY = b"\nlisting rows"
+_LISTED = co.LineClass(co.PLAIN, "listing")
 
 
 @record(slots=False)
@@ -128,6 +133,8 @@ class Engine(SlowPath):
         ``every`` for the samples.
         """
         data = clean_chunk(chunk.data)
+        if self._feed_rows(chunk, data):
+            return
         tpls = data.translate(KEY).split(b"\n")
         raws = RawLines(data, tpls)
         n0 = self.line_no
@@ -144,17 +151,7 @@ class Engine(SlowPath):
         self.counts.update(tpls)
         last = dict(zip(tpls, range(n0 + 1, n0 + size + 1), strict=True))
         self.last.update(last)
-        new = last.keys() - templates.keys()
-        if new and self._plain:
-            new -= self._plain.keys()
-        if new:
-            first = dict(zip(reversed(tpls), range(n0 + size, n0, -1), strict=True))
-            order = sorted(new, key=first.__getitem__)
-            if len(order) >= BULK_KEYS and self.rules is None:
-                self._new_bulk(order, first, data, n0)
-            else:
-                for template in order:
-                    self._new_template(template, first[template], raws[first[template] - n0 - 1])
+        self._new_keys(last.keys() - templates.keys(), tpls, raws, data, n0)
         if self._key_set and len(self.key_rows) < MAX_KEY_ROWS:
             keyed = self._key_set
             rows = [(n0 + i + 1, raws[i][:_KEY_ROW_BYTES]) for i, t in enumerate(tpls) if t in keyed]
@@ -185,6 +182,41 @@ class Engine(SlowPath):
         if len(templates) + len(self._plain) > self.max_templates:
             self._prune()
 
+    def _new_keys(self, new: set[bytes], tpls: list[bytes], raws: RawLines, data: bytes, n0: int) -> None:
+        """Classify (or, many at once, prefilter) the keys this chunk saw first, in line order."""
+        if new and self._plain:
+            new -= self._plain.keys()
+        if not new:
+            return
+        size = len(tpls)
+        first = dict(zip(reversed(tpls), range(n0 + size, n0, -1), strict=True))
+        order = sorted(new, key=first.__getitem__)
+        if len(order) >= BULK_KEYS and self.rules is None:
+            self._new_bulk(order, first, data, n0)
+        else:
+            for template in order:
+                self._new_template(template, first[template], raws[first[template] - n0 - 1])
+
+    def _feed_rows(self, chunk: Chunk, data: bytes) -> bool:
+        """Whether ``data`` was a chunk of listing rows only (output/listing_chunk.py), now fed:
+        one key for all of them, counted and sampled. A row is never a failure, so there is no
+        slow line; a listing's dates are no log's times. A team's rules see every line."""
+        if self.rules is not None or chunk.long_lines or chunk.windows or self._busy():
+            return False
+        rows = listing_lines(data)
+        if rows is None:
+            return False
+        n0, size = self.line_no, len(rows)
+        if LISTING_KEY not in self.templates:
+            self.templates[LISTING_KEY] = TemplateStat(n0 + 1, _LISTED, rows[0][:4096])
+        self.counts[LISTING_KEY] += size
+        self.last[LISTING_KEY] = n0 + size
+        self._sample_chunk(rows, [LISTING_KEY] * size, n0)
+        self._last_raw = rows[-1]
+        self._tail = (self._tail + rows[-BEFORE:])[-BEFORE:]
+        self.line_no = n0 + size
+        return True
+
     def _busy(self) -> bool:
         return (
             self._trace is not None
@@ -204,7 +236,7 @@ class Engine(SlowPath):
             pos += 1
         return pos
 
-    def _sample_chunk(self, raws: RawLines, tpls: list[bytes], n0: int) -> None:
+    def _sample_chunk(self, raws: RawLines | list[bytes], tpls: list[bytes], n0: int) -> None:
         # About one ordinary line in `every`, on a fixed line-number grid (1, 51, 101, ...).
         sampler = self.sampler
         templates = self.templates
