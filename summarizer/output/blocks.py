@@ -123,6 +123,7 @@ class SlowPath:
     _index: int
     _cur_n: int
     _tail: list[bytes]
+    _heading: tuple[int, bytes]
 
     def _slow(self, n: int, raw: bytes, rec: TemplateStat, full: int | None) -> None:
         """One line that is special or inside an open block: blocks first, then its class."""
@@ -176,14 +177,17 @@ class SlowPath:
     def _coordinate(self, n: int, raw: bytes, template: bytes, lc: co.LineClass, full: int | None) -> None:
         if b"Traceback" in raw:
             self._saw_traceback = True
+        key = None
         if template[:1] == b" " and _ESLINT_LINE.match(decode_line(template[:64])):
-            self._eslint_heading(n)
+            # A row that names no file belongs to the file heading above it: the same row under
+            # another heading is another coordinate (never folded into this one's [×N]).
+            key = self._eslint_heading(n) + b"\n" + raw
         if self.in_passes and lc.kind == "failing_test" and raw.startswith(b"_"):
             return  # pytest -rA prints a section per *passing* test too: not a failure
         if _ARROW.match(raw) and self._prev.strip() and n > 1:
             # The message above the arrow names the rule ("F821 Undefined name `x`").
             self._add_coord(n - 1, self._prev, self._prev, "detail", 0, None)
-        self._add_coord(n, raw, template, lc.kind, lc.header_end, full)
+        self._add_coord(n, raw, template, lc.kind, lc.header_end, full, key=key)
         self._open_items(raw, template)
         if lc.kind == "failing_test" and _BLOCK_HEADER.match(raw):
             indent = len(raw) - len(raw.lstrip())
@@ -210,14 +214,19 @@ class SlowPath:
             self._add_coord(n, raw, raw, "detail", 0, None)
         return True
 
-    def _eslint_heading(self, n: int) -> None:
-        # eslint prints the file once, then "line:col  error  message" rows: the file above the
-        # rows is kept with the error (looked up in this chunk, so listings pay nothing for it).
+    def _eslint_heading(self, n: int) -> bytes:
+        """The file heading above a ``line:col  error  message`` row (eslint prints the file once),
+        kept with the error; looked up in this chunk, so listings pay nothing for it. Past a chunk's
+        start it is the last heading seen."""
         raws, k = self._chunk, self._index - 1
         while k >= 0 and _ESLINT_ROW.match(raws[k]):
             k -= 1
         if k >= 0 and _BARE_PATH_B.match(raws[k]):
-            self._add_coord(n - (self._index - k), raws[k], raws[k], "file", 0, None)
+            line = n - (self._index - k)
+            if line != self._heading[0]:
+                self._heading = (line, raws[k])
+                self._add_coord(line, raws[k], raws[k], "file", 0, None)
+        return self._heading[1]
 
     def _http(self, n: int, raw: bytes, template: bytes, status_at: int) -> None:
         # 5xx is a failure of the server; 4xx a failure of the request (kept, up to a cap).

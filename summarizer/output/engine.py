@@ -116,6 +116,8 @@ class Engine(SlowPath):
     _cur_n: int = 0
     _last_raw: bytes = b""
     _tail: list[bytes] = field(default_factory=list)
+    # The last file heading of a linter's rows (line, text): see SlowPath._eslint_heading.
+    _heading: tuple[int, bytes] = (0, b"")
     ctx: Context = field(default_factory=Context)
 
     @property

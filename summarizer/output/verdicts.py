@@ -188,6 +188,8 @@ def _banner(coord: Kept, coords: list[Kept]) -> bool:
     lines with no location of its own and none in the lines under it, while later errors exist."""
     if coord.line > _BANNER_LINES or coord.location or coord.kind != "error":
         return False
+    if any(c.kind == "file" and c.line < coord.line for c in coords):
+        return False  # a row under a linter's file heading (eslint's stylish report)
     near = [c for c in coords if coord.line < c.line <= coord.line + 4]
     later = [c for c in coords if c.line > coord.line + 4 and c.kind in _FIRSTERROR_KINDS]
     return not any(c.location or c.kind == "frame" for c in near) and bool(later)
