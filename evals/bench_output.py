@@ -1,15 +1,17 @@
 """Throughput and memory of ``summarizer output`` beside ``rtk log``: same files, same run.
 
 Usage:
-    python evals/bench_output.py [--mb 60] [--gb 1] [--runs 11] [--keep DIR] [--only PART]
+    python evals/bench_output.py [--mb 60] [--gb 1] [--runs 11] [--repeat 3] [--keep DIR] [--only PART]
 
 1. Writes four ~60 MB inputs in which no line repeats (``bench_inputs.py``: a build/test log
    with 50 planted multi-line failure blocks, a ``find -ls`` listing under distinct roots, a
    JSON-lines service log, a ``pytest -v`` log with 50 failures) into a temporary folder.
 2. For each, runs ``rtk log FILE`` and ``summarizer output FILE`` as whole processes, one after
-   the other, and reads each one's CPU time (user + system) and peak RSS from the kernel
-   (GNU ``/usr/bin/time``); prints the CPU ratio, the tokens each printed, and how many planted blocks
-   (build log: every line of the block; pytest log: the failing test's id) each kept.
+   the other, ``--repeat`` times (interleaved), and reads each one's CPU time (user + system) and
+   peak RSS from the kernel (GNU ``/usr/bin/time``); prints the median CPU of each, the median of
+   the per-pair CPU ratios (on a shared machine the load moves between runs, not within a pair),
+   the tokens each printed, and how many planted blocks (build log: every line of the block;
+   pytest log: the failing test's id) each kept.
 3. Writes a ~1 GB build log and reads both tools' peak RSS on it.
 4. Cuts the first 100 KB of the build log and times ``summarizer output`` on it against
    ``python -c pass`` (the same interpreter), interleaved, ``--runs`` times each: median CPU,
@@ -85,8 +87,7 @@ def blocks_whole(blocks: list[list[str]], text: str) -> int:
     return sum(all(b.strip() in lines or b.strip() in visible for b in block) for block in blocks)
 
 
-def _row(label: str, mb: float, rtk: Measure, ours: Measure, kept: str) -> str:
-    ratio = float(ours["cpu"]) / max(float(rtk["cpu"]), 1e-9)
+def _row(label: str, mb: float, rtk: Measure, ours: Measure, kept: str, ratio: float) -> str:
     return (
         f"| {label} | {mb:.0f} | {float(rtk['cpu']):.2f} | {float(ours['cpu']):.2f} | **{ratio:.2f}x** | "
         f"{float(rtk['rss_mb']):.0f} | {float(ours['rss_mb']):.0f} | {count_tokens(str(rtk['out'])):,} | "
@@ -94,10 +95,18 @@ def _row(label: str, mb: float, rtk: Measure, ours: Measure, kept: str) -> str:
     )
 
 
-def throughput(folder: Path, mb: int) -> None:
+def _median_run(runs: list[Measure]) -> Measure:
+    """The run of median CPU (its RSS and output stand for all of them)."""
+    return sorted(runs, key=lambda m: float(m["cpu"]))[len(runs) // 2]
+
+
+def throughput(folder: Path, mb: int, repeat: int = 3) -> None:
     """Step 1 and 2: the four files, both tools, one table."""
     size = mb * 1_000_000
-    print(f"\n## Throughput: four {mb} MB inputs, no line repeated (load average {os.getloadavg()[0]:.1f})\n")
+    print(
+        f"\n## Throughput: four {mb} MB inputs, no line repeated, median of {repeat} interleaved runs "
+        f"(load average {os.getloadavg()[0]:.1f})\n"
+    )
     print(
         "| input | MB | RTK CPU s | summarizer CPU s | CPU ratio | RTK peak RSS MB | "
         "summarizer peak RSS MB | RTK tokens out | summarizer tokens out | planted kept (RTK / summarizer) |"
@@ -106,8 +115,12 @@ def throughput(folder: Path, mb: int) -> None:
     for name, generate in bench_inputs.GENERATORS.items():
         path = folder / f"{name}.txt"
         planted = generate(path, size)
-        rtk = measure(["rtk", "log", str(path)])
-        ours = measure(["summarizer", "output", str(path)])
+        pairs = [
+            (measure(["rtk", "log", str(path)]), measure(["summarizer", "output", str(path)]))
+            for _ in range(max(repeat, 1))
+        ]
+        ratio = statistics.median(float(o["cpu"]) / max(float(r["cpu"]), 1e-9) for r, o in pairs)
+        rtk, ours = _median_run([r for r, _ in pairs]), _median_run([o for _, o in pairs])
         kept = "—"
         if name == "build_log":
             assert isinstance(planted, list)
@@ -119,7 +132,7 @@ def throughput(folder: Path, mb: int) -> None:
             kept = (
                 f"{sum(t in r_text for t in planted)}/50 / {sum(t in s_text for t in planted)}/50 failing ids"
             )
-        print(_row(name, path.stat().st_size / 1e6, rtk, ours, kept), flush=True)
+        print(_row(name, path.stat().st_size / 1e6, rtk, ours, kept, ratio), flush=True)
         if name != "build_log":
             path.unlink()
 
@@ -182,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mb", type=int, default=60)
     parser.add_argument("--gb", type=float, default=1.0, help="size of the memory input (0: skip)")
     parser.add_argument("--runs", type=int, default=11, help="interleaved runs of the 100 KB start-up figure")
+    parser.add_argument("--repeat", type=int, default=3, help="interleaved runs of each 60 MB file")
     parser.add_argument("--keep", type=Path, default=None, help="write the inputs here and keep them")
     parser.add_argument(
         "--only", choices=("throughput", "startup", "memory"), default=None, help="run one part alone"
@@ -197,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     try:
         if args.only in (None, "throughput"):
-            throughput(folder, args.mb)
+            throughput(folder, args.mb, args.repeat)
         if args.only in (None, "startup"):
             if not (folder / "build_log.txt").exists():
                 bench_inputs.build_log(folder / "build_log.txt", args.mb * 1_000_000)
