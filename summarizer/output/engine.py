@@ -67,6 +67,7 @@ _KEY_ROW_BYTES = 512
 # never holds a newline, so it cannot be any line's own key.
 LISTING_KEY = b"\nlisting rows"
 _LISTED = co.LineClass(co.PLAIN, "listing")
+_FAILED_STATUS = (b"4", b"5")
 
 
 @record(slots=False)
@@ -156,21 +157,32 @@ class Engine(SlowPath):
         self._new_keys(last.keys() - templates.keys(), tpls, raws, data, n0)
         if self._key_set and len(self.key_rows) < MAX_KEY_ROWS:
             keyed = self._key_set
-            rows = [(n0 + i + 1, raws[i][:_KEY_ROW_BYTES]) for i, t in enumerate(tpls) if t in keyed]
+            rows = [
+                (n0 + i + 1, raws[i][:_KEY_ROW_BYTES])
+                for i in compress(range(size), map(keyed.__contains__, tpls))
+            ]
             self.key_rows.extend(rows)
             del self.key_rows[MAX_KEY_ROWS:]
         long_lines = dict(chunk.long_lines)
         slow = self._slow_set
-        special = [i for i, t in enumerate(tpls) if t in slow]
+        # Most chunks of a log hold no special key at all; the others are scanned in C.
+        special = [] if slow.isdisjoint(last) else list(compress(range(size), map(slow.__contains__, tpls)))
         pos = 0
         if self._busy():
             pos = self._drain(raws, tpls, n0, 0, long_lines)
         for index in special:
             if index < pos:
                 continue
+            rec = templates[tpls[index]]
+            if rec.cls == co.HTTP:
+                # No block is open here: a request that did not fail (not 4xx or 5xx) is an
+                # ordinary line, told by one byte at the status offset without the slow path.
+                at = rec.lc.header_end
+                if raws[index][at : at + 1] not in _FAILED_STATUS:
+                    continue
             self._prev = raws[index - 1] if index else self._last_raw
             self._chunk, self._index, self._cur_n = raws, index, n0 + index + 1
-            self._slow(n0 + index + 1, raws[index], templates[tpls[index]], long_lines.get(index))
+            self._slow(n0 + index + 1, raws[index], rec, long_lines.get(index))
             pos = index + 1
             if self._busy():
                 pos = self._drain(raws, tpls, n0, pos, long_lines)
