@@ -8,8 +8,10 @@ state (its fields) is declared on :class:`~summarizer.output.engine.Engine`.
 
 from __future__ import annotations
 
-import hashlib
 import re
+
+# hashlib's own blake2b, without hashlib: importing it loads OpenSSL, milliseconds on every cold start.
+from _blake2 import blake2b
 
 from summarizer.core.lazyre import lazy
 from summarizer.core.records import record
@@ -331,7 +333,7 @@ class SlowPath:
         if key is None:
             key = template[:header_end] + raw[header_end:] if header_end else raw
         if len(key) > 256:
-            key = hashlib.blake2b(key, digest_size=16).digest()
+            key = blake2b(key, digest_size=16).digest()
         entry = self.coords.get(key)
         if entry is not None:
             entry.count += 1

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import io
 import os
 import time
@@ -43,7 +42,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from pathlib import Path
     from types import TracebackType
-    from typing import BinaryIO
+    from typing import Any, BinaryIO
 
     _Committed = Callable[[str, int, bool], None]  # the writer's commit callback: (id, size, dropped)
 
@@ -53,6 +52,47 @@ _HEX = frozenset("0123456789abcdef")
 _BLOCK = 1 << 20
 # A large original triggers maintenance right away instead of at the next interval.
 _LARGE_FRACTION = 16
+
+
+# Under this many bytes an original is hashed by the interpreter's own SHA-256: loading OpenSSL's
+# (hashlib) costs more CPU than hashing a small output does, several ms on every cold start.
+_SMALL_HASH_BYTES = 1 << 20
+
+
+class _Sha256:
+    """SHA-256 of a stream: held back until it passes :data:`_SMALL_HASH_BYTES` (then OpenSSL's,
+    several times faster per byte), or ends before (then the built-in one, cheap to load)."""
+
+    def __init__(self) -> None:
+        self._held: list[bytes] | None = []
+        self._held_bytes = 0
+        self._big: Any = None
+
+    def update(self, data: bytes) -> None:
+        if self._held is None:
+            self._big.update(data)
+            return
+        self._held.append(data)
+        self._held_bytes += len(data)
+        if self._held_bytes > _SMALL_HASH_BYTES:
+            import hashlib
+
+            self._big = hashlib.sha256()
+            for held in self._held:
+                self._big.update(held)
+            self._held = None
+
+    def hexdigest(self) -> str:
+        if self._held is None:
+            return str(self._big.hexdigest())
+        try:
+            from _sha256 import sha256  # type: ignore[import-not-found]  # Python 3.11
+        except ImportError:
+            try:
+                from _sha2 import sha256  # type: ignore[import-not-found]  # Python 3.12 and later
+            except ImportError:
+                from hashlib import sha256
+        return str(sha256(b"".join(self._held)).hexdigest())
 
 
 def _valid_id(rid: str) -> bool:
@@ -150,7 +190,7 @@ class OriginalWriter:
         self._dir = folder
         self._tmp = name
         self._file = os.fdopen(fd, "r+b", buffering=0)
-        self._hash = hashlib.sha256()
+        self._hash = _Sha256()
         self._failed = False
         self._limit = limit
         self._on_commit = on_commit
@@ -404,6 +444,8 @@ class OriginalStore:
         name = os.path.basename(path)
         with contextlib.suppress(OSError):
             os.utime(path)  # restored: recently used
+        import hashlib
+
         with open(path, "rb") as handle:
             if hashlib.file_digest(handle, "sha256").hexdigest() != name:
                 raise StorageError(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+
 import pytest
 
 from summarizer.core.errors import InputError, NotFound
@@ -31,6 +33,16 @@ def test_the_id_is_the_sha256_and_a_prefix_resolves(run: Run, store: OriginalSto
     assert first.restore_id == second.restore_id and len(first.restore_id) == 64
     assert store.path(first.restore_id[:12]) == store.path(first.restore_id)
     assert not any(p.name.startswith(".incoming") for p in store.directory.iterdir())
+
+
+@pytest.mark.parametrize("sizes", [[100], [700_000, 700_000], [1 << 20, 1, 3 << 20]])
+def test_the_id_is_the_sha256_of_small_and_big_inputs(store: OriginalStore, sizes: list[int]) -> None:
+    """Small originals are hashed without OpenSSL, big ones with it: the id is the same sha256."""
+    parts = [bytes([65 + i]) * size for i, size in enumerate(sizes)]
+    writer = store.writer()
+    for part in parts:
+        writer.write(part)
+    assert writer.commit() == hashlib.sha256(b"".join(parts)).hexdigest()
 
 
 def test_the_store_lives_under_the_cache_dir_not_tmp(tmp_path: object) -> None:
