@@ -29,6 +29,8 @@ __all__ = [
     "compact_form",
     "is_form_row",
     "listing_summary",
+    "listing_tally",
+    "piece_count",
     "render_form",
     "saves_estimated",
 ]
@@ -116,6 +118,12 @@ def saves_estimated(original: str, text: str, share: float = 0.25) -> bool:
     return (by_bytes + by_pieces) / 2 <= 1 - share
 
 
+def piece_count(text: str) -> int:
+    """The word and punctuation pieces of ``text``: no fewer than its tokens, give or take a tenth,
+    on names and paths whose punctuation a bytes estimate under-rates (``libGL.so{@,.1@,.1.7.0}``)."""
+    return len(_PIECES.findall(text))
+
+
 def render_form(form: Parsed, restore_id: str) -> str:
     """One header line (what it is, how much, how to get the original back), then the body."""
     head = f"[summarizer · {form.name} · {form.summary} · restore {restore_id[:8]}]"
@@ -135,18 +143,25 @@ def is_form_row(shape: str, text: str) -> bool:
     return False
 
 
-def listing_summary(
-    chunks: Iterable[tuple[int, str | None, int]], budget_chars: int, kept: dict[int, str] | None = None
-) -> list[str] | None:
-    """A big listing summarised as a listing, within about ``budget_chars``.
+def listing_tally(
+    chunks: Iterable[tuple[int, str | None, int]], name_chars: int, kept: dict[int, str] | None = None
+) -> ListingTally:
+    """A big listing counted as a listing, the first names kept up to ``name_chars`` characters.
 
     ``chunks``: (lines before, text of whole lines without the last newline, or None for a chunk
     left out of the sample, its number of lines). ``kept``: lines shown whatever they are (the
-    engine's coordinates). None when the lines that are not rows do not fit (the engine's
-    rendering groups them)."""
-    tally = ListingTally()
+    engine's coordinates)."""
+    tally = ListingTally(name_chars=name_chars)
     kept = kept or {}
     tally.other.extend(kept.items())
     for n0, text, lines_in in chunks:
         tally.add_chunk(n0, text, lines_in, kept)
-    return tally.summary(budget_chars)
+    return tally
+
+
+def listing_summary(
+    chunks: Iterable[tuple[int, str | None, int]], budget_chars: int, kept: dict[int, str] | None = None
+) -> list[str] | None:
+    """A big listing summarised as a listing, within about ``budget_chars``; None when the lines
+    that are not rows do not fit (the engine's rendering groups them)."""
+    return listing_tally(chunks, budget_chars, kept).summary(budget_chars)

@@ -21,7 +21,8 @@ from summarizer.output.forms import (
     FORM_MAX_BYTES,
     compact_form,
     is_form_row,
-    listing_summary,
+    listing_tally,
+    piece_count,
     render_form,
     saves_estimated,
 )
@@ -49,6 +50,10 @@ SAMPLE_BYTES = 8 << 20
 # Counted lists of paths and numbers cost more tokens per byte than logs (2.0 bytes a token for
 # "/usr/share/doc/ 885 · .gz 1,293"): the summary is cut to this many characters a token.
 _SUMMARY_CHARS_PER_TOKEN = 2.0
+_REFITS = 4
+_GOAL = 0.93
+# Without the tokenizer a summary is costed no lower than its pieces say (see forms.piece_count).
+_PIECE_TOKENS = 1.1
 
 
 def without_row_errors(verdict: Verdict, snap: Snapshot, shape: str) -> Verdict:
@@ -62,9 +67,10 @@ def without_row_errors(verdict: Verdict, snap: Snapshot, shape: str) -> Verdict:
 
 def _first_in(verdict: Verdict, body: tuple[str, ...]) -> Verdict:
     """A form's rows are never errors: the first error stands only when the form shows it as a
-    line of its own (a listing's ``N: find: '/x': Permission denied``)."""
+    line of its own (a listing's ``N: find: '/x': Permission denied``, a search's ``grep: x: No
+    such file or directory``)."""
     first = verdict.first_error
-    if first is None or f"{first.line}: {first.text}" in body:
+    if first is None or f"{first.line}: {first.text}" in body or first.text in body:
         return verdict
     return replace(verdict, first_error=None)
 
@@ -153,13 +159,13 @@ def form_rendering(
         original = "\n".join(map(_decoded, _blocks(store, verdict.restore_id)))
         form = compact_form(original)
         saving_rule = target_tokens is None and tokens <= DEFAULT_THRESHOLD
-        while form is not None:
+        while form is not None and not (saving_rule and form.lossy):
             text, found = scrub(render_form(form, verdict.restore_id))
             cost = count(text)
             fits = (
                 _saves(original, text, exact=verdict.exact, cost=cost, tokens=tokens)
                 if saving_rule
-                else cost <= limit
+                else cost <= limit or form.last_resort
             )
             if fits:
                 verdict = _first_in(verdict, form.body)
@@ -177,8 +183,24 @@ def form_rendering(
     kept = {n: text for n, text in snap.context} | {c.line: c.text for c in snap.coords}
     every = -(-verdict.total_bytes // SAMPLE_BYTES)
     chunks = _chunks(store, verdict.restore_id, every)
-    body = listing_summary(chunks, int(max(room, 50) * _SUMMARY_CHARS_PER_TOKEN), kept)
-    if body is None:
-        return None
-    text, found = scrub("\n".join([*header, *body, hint]) + "\n")
-    return verdict.rendering(snap, text=text, compressed=count(text), target=budget, redactions=len(found))
+    chars = int(max(room, 50) * _SUMMARY_CHARS_PER_TOKEN)
+    # Names are kept up to twice the first guess: a summary under the budget grows into it.
+    tally = listing_tally(chunks, chars * 2, kept)
+    best: tuple[str, int, int] | None = None
+    # Aimed a little under the budget: an estimated count can be short of the real one.
+    goal = budget * _GOAL
+    for _ in range(_REFITS):
+        body = tally.summary(chars)
+        if body is None:
+            return None
+        text, found = scrub("\n".join([*header, *body, hint]) + "\n")
+        cost = count(text) if verdict.exact else max(count(text), int(piece_count(text) * _PIECE_TOKENS))
+        if cost <= budget and (best is None or cost > best[1]):
+            best = (text, cost, len(found))
+        if cost <= budget and (cost >= goal * 0.9 or tally.names_used <= chars):
+            break
+        # Names cost more or fewer tokens a character than guessed (libabsl_failure_signal_handler.so
+        # against a run of short names): scale the characters to the budget and render again.
+        chars = int(chars * goal / max(cost, 1))
+    text, cost, redactions = best or (text, cost, len(found))
+    return verdict.rendering(snap, text=text, compressed=cost, target=budget, redactions=redactions)

@@ -205,8 +205,14 @@ def compact_listing(rows: list[Row], sections: dict[int, str]) -> tuple[str, lis
 class ListingTally:
     """A listing summarised in bounded memory: kinds, directories, extensions, first and last rows."""
 
-    def __init__(self, keep_rows: int = 5, max_dirs: int = 20_000, max_other: int = 400) -> None:
+    def __init__(
+        self, keep_rows: int = 5, max_dirs: int = 20_000, max_other: int = 400, name_chars: int = 0
+    ) -> None:
         self.keep_rows, self.max_dirs, self.max_other = keep_rows, max_dirs, max_other
+        # The first names in listing order, (directory, name, kind), up to what a summary can show.
+        self.name_chars = name_chars
+        self.names: list[tuple[str, str, str]] = []
+        self.names_used = 0
         self.rows = 0
         self.lines = 0
         self.kinds: Counter[str] = Counter()
@@ -252,6 +258,8 @@ class ListingTally:
             kinds = ["?"] * len(names)
         self.kinds.update(kinds)
         parts = list(map(_RPARTITION_SLASH, names))
+        if self.names_used < self.name_chars:
+            self._keep_names(parts, kinds)
         self._count_dirs(map(itemgetter(0), parts))
         self._count_exts(kinds, list(map(itemgetter(2), parts)))
         self.rows += len(lines)
@@ -261,6 +269,18 @@ class ListingTally:
         start = max(len(self.first) - n0, len(lines) - self.keep_rows, 0)
         self.last.extend((n0 + i + 1, lines[i]) for i in range(start, len(lines)))
         return True
+
+    def _keep_names(self, parts: list[tuple[str, str, str]], kinds: list[str]) -> None:
+        """Keep the names of a chunk's rows (``rpartition("/")`` of each) while they fit."""
+        section = self._section
+        for (folder, slash, base), kind in zip(parts, kinds, strict=True):
+            if self.names_used >= self.name_chars:
+                return
+            if base in (".", "..") or not base:
+                continue
+            folder = (section + folder + slash if folder or slash else section).rstrip("/")
+            self.names.append((folder, base, kind))
+            self.names_used += len(base) + 1
 
     def _count_dirs(self, folders: Iterable[str]) -> None:
         """Rows per directory (``rpartition``'s head: no trailing slash), new ones up to the cap."""
@@ -326,55 +346,15 @@ class ListingTally:
         else:
             self.dirs_more += 1
         self.exts[row.extension] += 1
+        if self.names_used < self.name_chars:
+            self._keep_names([row.name.rstrip("/").rpartition("/")], [row.kind])
         if len(self.first) < self.keep_rows:
             self.first.append((n, line))
         else:
             self.last.append((n, line))
 
     def summary(self, budget_chars: int) -> list[str] | None:
-        """The summary's lines within about ``budget_chars``: every line that is not a row (where a
-        listing's failures are), the first and last rows, then the directory and extension counts
-        in what is left. None when the lines that are not rows alone do not fit (or past the cap)."""
-        other = [f"{n}: {line}" for n, line in sorted(self.other)]
-        left = budget_chars - sum(len(o) + 1 for o in other)
-        if self.other_more or left < budget_chars // 4:
-            return None
-        kinds = ", ".join(f"{count:,} {_KIND_WORD.get(k, 'other')}" for k, count in self.kinds.most_common())
-        dirs = len(self.dirs) + (self.dirs_more > 0)
-        out = [f"listing: {self.rows:,} rows ({kinds}) in {dirs:,} directories"]
-        if self.skipped:
-            share = self.rows / (self.rows + self.skipped)
-            out = [
-                f"listing: {self.rows + self.skipped:,} lines; counted in a sample of {share:.0%} of them"
-                f" (1 MB blocks, evenly spread): {self.rows:,} rows ({kinds}) in {dirs:,} directories"
-            ]
-        for keep in range(self.keep_rows, 0, -1):
-            rows = [f"{n}: {line[:300]}" for n, line in self.first[:keep]]
-            if self.last:
-                rows += ["..."] + [f"{n}: {line[:300]}" for n, line in list(self.last)[-keep:]]
-            if sum(len(r) + 1 for r in rows) <= left // 2:
-                break
-        left -= sum(len(r) + 1 for r in rows)
-        half = max(left // 2, 160)
-        out.append(_counted("rows per directory", self.dirs, half, "(top level)", "/"))
-        out.append(_counted("rows per extension", self.exts, half, "(none)"))
-        out += ["first and last rows:", *rows]
-        if other:
-            out += ["lines that are not listing rows:", *other]
-        return out
+        """The summary's lines within about ``budget_chars`` (:mod:`forms_listing_summary`)."""
+        from summarizer.output.forms_listing_summary import summary_lines
 
-
-def _counted(title: str, counts: Counter[str], budget_chars: int, empty: str, suffix: str = "") -> str:
-    parts: list[str] = []
-    used = len(title) + 2
-    shown = 0
-    for key, count in counts.most_common():
-        part = f"{key + suffix if key else empty} {count:,}"
-        if used + len(part) + 3 > budget_chars and shown:
-            break
-        parts.append(part)
-        used += len(part) + 3
-        shown += count
-    rest = sum(counts.values()) - shown
-    tail = f" · +{len(counts) - len(parts):,} more with {rest:,} rows" if rest else ""
-    return f"{title}: " + " · ".join(parts) + tail
+        return summary_lines(self, budget_chars)

@@ -63,6 +63,12 @@ class Parsed:
     body: tuple[str, ...]
     # A leaner variant for when this one does not fit (a long git log: hash and subject only).
     shorter: Parsed | None = None
+    # Drops more than columns and hints (a search hit's text): never used under the pass-through
+    # size, where the original is the alternative.
+    lossy: bool = False
+    # The least form that keeps every path and line number: used above the pass-through size even
+    # over the budget (the engine's rendering would keep the same rows, and their texts, at more).
+    last_resort: bool = False
 
 
 def _quote(path: str) -> str:

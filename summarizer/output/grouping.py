@@ -52,7 +52,12 @@ _LOC = r"(?:\(\d+,\d+\)|:\d+(?::\d+)?)"
 _LOCATED = lazy(rf"^(?P<loc>{_LOC})(?P<msg>: .+)$")
 _SHARED = lazy(rf"^(?P<locs>{_LOC}(?: {_LOC})+)(?P<msg>: .+)$")
 # A search form's row under its "@ file": "N: text" (a hit) or "N- text" (grep -C context).
-_SEARCH_ROW = lazy(r"^(?P<n>\d+)(?P<sep>[:-]) (?P<text>(?!" + FACTOR_MARK + ").*)$")
+# A search text cut at its start opens with the factoring mark too, but then a word follows it;
+# a factored row's rest opens with its location (…:12:5, …(3,1)).
+_SEARCH_ROW = lazy(r"^(?P<n>\d+)(?P<sep>[:-])(?: (?P<text>(?!" + FACTOR_MARK + r"(?!\w)).*))?$")
+_SEARCH_ANY = lazy(r"^(?P<n>\d+)(?P<sep>[:-])(?: (?P<text>.*))?$")
+# A search form's folded file: its hit line numbers on one row ("12 40 41").
+_SEARCH_NUMBERS = lazy(r"^\d+(?: \d+)*$")
 
 
 def source_file(location: str | None) -> str | None:
@@ -351,7 +356,8 @@ def expand(text: str) -> str:
     row of several locations becomes one row per location (on consecutive lines).
 
     A search form's group (:mod:`summarizer.output.forms_search`: ``@ file`` then ``N: text`` hits
-    and ``N- text`` context rows, told apart by its first row) becomes grep's ``file:N:text``."""
+    and ``N- text`` context rows, or a row of line numbers) becomes grep's ``file:N:text`` (``file:N:``
+    for each folded line number)."""
     out: list[str] = []
     current: str | None = None
     search = False
@@ -361,7 +367,8 @@ def expand(text: str) -> str:
         heading = _HEADING.match(line)
         if heading is not None:
             current = heading.group("file")
-            search = index + 1 < len(lines) and bool(_SEARCH_ROW.match(lines[index + 1]))
+            following = lines[index + 1] if index + 1 < len(lines) else ""
+            search = bool(_SEARCH_ROW.match(following) or _SEARCH_NUMBERS.match(following))
             continue
         row = _ROW.match(line)
         if row is not None and current is not None and not search:
@@ -374,10 +381,13 @@ def expand(text: str) -> str:
             out.extend(f"{number + k}: {current}{loc}{message}" for k, loc in enumerate(locations))
             number += len(locations) - 1
             continue
-        hit = _SEARCH_ROW.match(line) if search and current is not None else None
+        hit = _SEARCH_ANY.match(line) if search and current is not None else None
         if hit is not None:
             sep = hit.group("sep")
-            out.append(f"{current}{sep}{hit.group('n')}{sep}{hit.group('text')}")
+            out.append(f"{current}{sep}{hit.group('n')}{sep}{hit.group('text') or ''}")
+            continue
+        if search and current is not None and _SEARCH_NUMBERS.match(line):
+            out.extend(f"{current}:{n}:" for n in line.split(" "))
             continue
         if not line[:1].isdigit():
             current = None if not line.startswith("@") else current
