@@ -20,6 +20,7 @@ from collections.abc import Iterable
 
 from summarizer.core.lazyre import lazy
 from summarizer.output.forms_listing import ListingTally, Row, compact_listing, parse_bare, parse_row
+from summarizer.output.forms_listing_summary import summary_lines
 from summarizer.output.forms_search import CONTEXT, HIT, search_form
 from summarizer.output.forms_vcs import PARSERS, Parsed
 
@@ -33,6 +34,7 @@ __all__ = [
     "piece_count",
     "render_form",
     "saves_estimated",
+    "summary_lines",
 ]
 
 # A form is built from the whole text: above this the listing summary (streamed) or the engine's
@@ -164,4 +166,4 @@ def listing_summary(
 ) -> list[str] | None:
     """A big listing summarised as a listing, within about ``budget_chars``; None when the lines
     that are not rows do not fit (the engine's rendering groups them)."""
-    return listing_tally(chunks, budget_chars, kept).summary(budget_chars)
+    return summary_lines(listing_tally(chunks, budget_chars, kept), budget_chars)

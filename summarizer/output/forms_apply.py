@@ -25,6 +25,7 @@ from summarizer.output.forms import (
     piece_count,
     render_form,
     saves_estimated,
+    summary_lines,
 )
 from summarizer.output.header import header_lines, restore_hint
 from summarizer.output.kept import DEFAULT_BUDGET, DEFAULT_THRESHOLD, Rendering
@@ -190,7 +191,7 @@ def form_rendering(
     # Aimed a little under the budget: an estimated count can be short of the real one.
     goal = budget * _GOAL
     for _ in range(_REFITS):
-        body = tally.summary(chars)
+        body = summary_lines(tally, chars)
         if body is None:
             return None
         text, found = scrub("\n".join([*header, *body, hint]) + "\n")

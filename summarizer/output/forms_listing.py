@@ -352,9 +352,3 @@ class ListingTally:
             self.first.append((n, line))
         else:
             self.last.append((n, line))
-
-    def summary(self, budget_chars: int) -> list[str] | None:
-        """The summary's lines within about ``budget_chars`` (:mod:`forms_listing_summary`)."""
-        from summarizer.output.forms_listing_summary import summary_lines
-
-        return summary_lines(self, budget_chars)

@@ -14,10 +14,7 @@ from __future__ import annotations
 from collections import Counter
 
 from summarizer.core.lazyre import lazy
-
-TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
-if TYPE_CHECKING:
-    from summarizer.output.forms_listing import ListingTally
+from summarizer.output.forms_listing import ListingTally
 
 __all__ = ["summary_lines"]
 
