@@ -139,10 +139,11 @@ class Engine(SlowPath):
         if self._feed_rows(chunk, data):
             return
         tpls = data.translate(KEY).split(b"\n")
-        raws = RawLines(data, tpls)
+        lengths = list(map(len, tpls))
+        raws = RawLines(data, lengths)
         n0 = self.line_no
         windows = list(chunk.windows)
-        if tpls and max(map(len, tpls)) > MAX_TEMPLATE_BYTES:
+        if max(lengths) > MAX_TEMPLATE_BYTES:
             # Minified megabyte lines must not become megabyte dict keys: their start decides;
             # an error further in is found by a scan of the rest and kept as a window.
             for index, tpl in enumerate(tpls):
@@ -258,8 +259,9 @@ class Engine(SlowPath):
         while index < len(tpls):
             # A sample should say something: step past blank and punctuation-only lines.
             for _ in range(4):
-                if index + 1 < len(tpls) and not _INFORMATIVE.search(raws[index]):
-                    index += 1
+                if index + 1 >= len(tpls) or _INFORMATIVE.search(raws[index]):
+                    break
+                index += 1
             if templates.get(tpls[index], PLAIN_STAT).cls in (co.PLAIN, co.HEADER, co.HTTP):
                 sampler.kept.append((n0 + index + 1, raws[index][:4096]))
                 if len(sampler.kept) > sampler.cap:

@@ -98,15 +98,15 @@ PLAIN_STAT = TemplateStat(0, PLAIN_CLASS, b"")
 
 
 class RawLines:
-    """The raw lines of a chunk, sliced on demand: a template list gives every line's length
+    """The raw lines of a chunk, sliced on demand: the line keys give every line's length
     (``translate`` keeps lengths), so the raw text needs no second ``split``."""
 
     __slots__ = ("_data", "_starts")
 
-    def __init__(self, data: bytes, tpls: list[bytes]) -> None:
+    def __init__(self, data: bytes, lengths: list[int]) -> None:
         self._data = data
         # Cumulative lengths without newlines: line i spans [S[i] + i, S[i + 1] + i).
-        self._starts = list(accumulate(map(len, tpls), initial=0))
+        self._starts = list(accumulate(lengths, initial=0))
 
     def __len__(self) -> int:
         return len(self._starts) - 1

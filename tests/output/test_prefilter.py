@@ -108,3 +108,19 @@ def test_bulk_path_renders_what_the_classifier_would(monkeypatch: pytest.MonkeyP
     ]
     assert every.coords.keys() == bulk.coords.keys()
     assert every.shape() == bulk.shape()
+
+
+def test_the_time_hint_never_skips_a_timestamp() -> None:
+    """The one-scan hint before the timestamp rule: same answer as the rule alone, on every fixture
+    line, on generated lines, and on each timestamp shape the rule knows."""
+    shapes = [
+        "2026-03-04T05:06:07.123Z x", "2026.03.04-05.06.07 x", "Mar  3 12:00:00 host x",
+        "[Tue Mar 03 12:00:00 2026] x", "03/04/26 05:06:07 x", "03-04 05:06:07.123 x",
+        "20260304-5:6:7 x", "081109 203615 x", "[12:00:00] x", "[03.04 05:06:07] x",
+    ]  # fmt: skip
+    texts = [decode_line(line) for line in _fixture_lines() + _generated_lines(5000)] + shapes
+    window = co._HEADER_WINDOW
+    expected = [m.group(0) if (m := co._TIMESTAMP.search(t[:window])) else None for t in texts]
+    assert [co.find_timestamp(t) for t in texts] == expected
+    assert all(co.find_timestamp(s) for s in shapes)
+    assert sum(e is not None for e in expected) > 1000
