@@ -208,11 +208,19 @@ class Handler(BaseHTTPRequestHandler):
         )
 
 
+class _Server(ThreadingHTTPServer):
+    # socketserver listens with a backlog of 5. When a client opens eight connections at once
+    # and this process is slow to accept them (a loaded machine), the kernel drops the extra
+    # SYNs and the client resends them a second later: that request then takes 2 s, not the
+    # configured delay. A real provider accepts far more.
+    request_queue_size = 128
+
+
 def serve(port: int, max_requests: int, idle_s: float, delay_s: float = 0.0) -> None:
     """Serve on 127.0.0.1:``port`` until the idle timeout; prints the bound port first."""
     state = _State(max_requests, delay_s)
     handler = type("BoundHandler", (Handler,), {"state": state})
-    server = ThreadingHTTPServer(("127.0.0.1", port), handler)
+    server = _Server(("127.0.0.1", port), handler)
     print(f"fake OpenAI server on http://127.0.0.1:{server.server_address[1]}/v1", flush=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -309,17 +309,20 @@ def build_results_cache(settings: Settings) -> CellStore:
 @contextmanager
 def eval_adapters(settings: Settings, *, live: bool, reuse: bool) -> Iterator[dict[str, Any]]:
     """What an eval run is handed: the model and answer cache (only when a model answers), the
-    cell store (unless ``reuse`` is off) and the originals store; the cell store is closed after."""
+    cell store (unless ``reuse`` is off) and the originals store; both stores are closed after."""
     from summarizer.evaluation.accounting import observe
 
     results = build_results_cache(settings) if reuse else None
+    answers = build_summary_cache(settings) if live and settings.use_cache else None
     try:
         yield {
             "completer": build_completer(observer=observe) if live else None,
-            "answer_cache": build_summary_cache(settings) if live and settings.use_cache else None,
+            "answer_cache": answers,
             "results_cache": results,
             "originals": build_originals(settings),
         }
     finally:
+        if answers is not None:
+            answers.close()
         if results is not None:
             results.close()

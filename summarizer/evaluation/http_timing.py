@@ -31,12 +31,17 @@ clock: Callable[[], float] = time.perf_counter
 
 
 @contextmanager
-def timed_http() -> Iterator[None]:
-    """Time every ``httpx.AsyncClient.send`` made inside the block (request sent to last byte)."""
+def timed_http(on_send: Callable[[], None] | None = None) -> Iterator[None]:
+    """Time every ``httpx.AsyncClient.send`` made inside the block (request sent to last byte).
+
+    ``on_send`` hears each request as it is handed to the HTTP layer, built and about to leave.
+    """
     original = httpx.AsyncClient.send
     now = clock
 
     async def send(self: httpx.AsyncClient, request: httpx.Request, **kwargs: Any) -> httpx.Response:
+        if on_send is not None:
+            on_send()
         started = now()
         try:
             response = await original(self, request, **kwargs)

@@ -10,6 +10,12 @@ template's answer) share one cell.
 
 Failures are recorded in the cell (``error``) and never stored, so the next run tries again.
 Cells run concurrently under a semaphore; the contenders' own calls decide what is I/O.
+
+Start order, when a model is called: the provider client's set-up (importing litellm, seconds of
+CPU) runs first and alone, then the first wave of requests goes out. Everything else a run needs
+that is CPU only (loading the tokenizer, the template cells) waits until that wave is at the
+provider: done earlier it would only take turns with the import and delay the first request;
+done then, it fills a wait that is there anyway.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ from summarizer.evaluation.assertions import run_checks
 from summarizer.evaluation.cells import CellResult, ResolvedCase, measure
 from summarizer.evaluation.cellstore import CellStore
 from summarizer.evaluation.contenders import Contender
+from summarizer.evaluation.http_timing import timed_http
 from summarizer.evaluation.metrics import METRIC_VERSION
 
 __all__ = ["Matrix", "Plan", "cell_key", "run_matrix"]
@@ -102,14 +109,17 @@ class _Run:
     clock: Callable[[], float]
     warm_up: Callable[[], Awaitable[None]] | None = None
     on_ready: Callable[[], None] | None = None
+    wave: int = 1  # the requests of the first wave: min(concurrency, provider cells to compute)
     tasks: dict[str, asyncio.Task[tuple[CellResult, bool]]] = field(default_factory=dict)
     computed: int = 0
     reused: int = 0
     calls: int = 0
     failed: int = 0
+    sent: int = 0
     setup_s: float = 0.0
     _ready: asyncio.Task[None] | None = None
     _tokenizer: asyncio.Future[int] | None = None
+    _wave_out: asyncio.Event = field(default_factory=asyncio.Event)
 
     def start_ready(self) -> None:
         """Start the provider client's one-time set-up, once, without waiting for it."""
@@ -126,13 +136,25 @@ class _Run:
         started = self.clock()
         try:
             await warm_up()
-        finally:
-            # Now, not before: both are CPU work and would only take turns. Loaded while the
-            # first provider requests are out, it costs the run nothing.
-            self.start_tokenizer()
+        except BaseException:
+            self.first_wave_out()  # no request will go out: nothing may wait for one
+            raise
         self.setup_s = self.clock() - started
         if self.on_ready is not None:
             self.on_ready()
+
+    def request_sent(self) -> None:
+        """A provider request entered the HTTP layer (each one, retries included)."""
+        self.sent += 1
+        if self.sent >= self.wave:
+            self.first_wave_out()
+
+    def first_wave_out(self) -> None:
+        """The first wave is at the provider, or needs no more of our CPU (its cells answered
+        without a request, or failed): the CPU-only work held back for it starts now."""
+        if not self._wave_out.is_set():
+            self._wave_out.set()
+            self.start_tokenizer()
 
     def start_tokenizer(self) -> None:
         """Load the tokenizer once, in a thread (concurrent first calls would each load it)."""
@@ -151,12 +173,14 @@ class _Run:
         if self.warm_up is not None and contender.uses_provider(case):
             await self.ready()  # the import is set-up, not a provider's time nor this cell's
         else:
+            await self._wave_out.wait()
             await self.tokenizer()  # a template may count tokens itself
         queued = self.clock()
         async with self.limit:
             try:
                 output = await contender.run(case)
             except Exception as exc:  # a contender's bug fails its cell, not the whole matrix
+                self.first_wave_out()
                 error = str(exc) if isinstance(exc, SummarizerError) else f"{type(exc).__name__}: {exc}"
                 failed = CellResult(
                     contender=contender.label,
@@ -172,6 +196,9 @@ class _Run:
         # provider's requests (the provider's own time is the latency).
         client = max(0.0, self.clock() - queued - output.latency_s)
         output = output.model_copy(update={"client_s": client})
+        self.first_wave_out()
+        # The cell waiting for this slot builds and sends its request before this one is scored.
+        await asyncio.sleep(0)
         self.calls += output.provider_calls
         self.failed += output.failed_calls
         await self.tokenizer()
@@ -236,14 +263,21 @@ async def run_matrix(
     to_compute = [(c, case) for key, (c, case) in first_of.items() if key not in stored]
     provider = sum(1 for c, case in to_compute if c.uses_provider(case))
     started = clock()
+    limit = max(1, concurrency)
     run = _Run(
-        stored, cache, asyncio.Semaphore(max(1, concurrency)), clock, warm_up if provider else None, on_ready
+        stored,
+        cache,
+        asyncio.Semaphore(limit),
+        clock,
+        warm_up if provider else None,
+        on_ready,
+        wave=min(limit, provider) or 1,
     )
     if run.warm_up is not None:
         # A model will be called: its client's set-up (seconds) starts before anything else.
         run.start_ready()
     else:
-        run.start_tokenizer()
+        run.first_wave_out()
     if on_start is not None:
         on_start(
             Plan(
@@ -253,7 +287,8 @@ async def run_matrix(
                 provider=provider,
             )
         )
-    results = await asyncio.gather(*(run.one(c, case, key, on_done) for c, case, key in plan))
+    with timed_http(on_send=run.request_sent):
+        results = await asyncio.gather(*(run.one(c, case, key, on_done) for c, case, key in plan))
     return Matrix(
         contenders=tuple(labels),
         cases=tuple(cases),

@@ -30,7 +30,6 @@ from summarizer.evaluation.comparison import Analysis, analyse
 from summarizer.evaluation.contenders import Contender, TemplateContender, load_recorded
 from summarizer.evaluation.dataset import Dataset, load_dataset
 from summarizer.evaluation.gates import GateReport, check, check_labels, parse_requirement
-from summarizer.evaluation.http_timing import timed_http
 from summarizer.evaluation.judge import judge_matrix
 from summarizer.evaluation.progress import Progress
 from summarizer.evaluation.prompted import PromptContender
@@ -175,17 +174,16 @@ async def run_eval(
         # The provider client's set-up (importing litellm) runs once, in a worker thread, when the
         # first cell that calls a model starts: never for a run the store or the template answers.
         warm_up = getattr(completer, "warm_up", None)
-        with timed_http():
-            matrix = await run_matrix(
-                contenders,
-                cases,
-                cache=results_cache,
-                concurrency=options.concurrency,
-                on_start=on_start,
-                on_done=on_done,
-                warm_up=warm_up if callable(warm_up) else None,
-                on_ready=on_ready,
-            )
+        matrix = await run_matrix(
+            contenders,
+            cases,
+            cache=results_cache,
+            concurrency=options.concurrency,
+            on_start=on_start,
+            on_done=on_done,
+            warm_up=warm_up if callable(warm_up) else None,
+            on_ready=on_ready,
+        )
     if options.cost_per_1k is not None:
         per_1k = options.cost_per_1k
         matrix = dataclasses.replace(matrix, results=tuple(priced(r, per_1k) for r in matrix.results))

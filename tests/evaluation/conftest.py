@@ -11,7 +11,10 @@ from __future__ import annotations
 import asyncio
 import re
 import shutil
+import subprocess
+import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -79,3 +82,22 @@ def run_eval_now(options: Any, **kwargs: Any) -> tuple[Matrix, Analysis]:
     with tempfile.TemporaryDirectory(prefix="eval-originals-") as store:
         kwargs.setdefault("originals", OriginalStore(Path(store)))
         return asyncio.run(run_eval(options, **kwargs))
+
+
+@pytest.fixture
+def fake_server() -> Iterator[str]:
+    """evals/fake_openai_server.py on a free port; yields its base URL."""
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen(
+        [sys.executable, str(root / "evals" / "fake_openai_server.py"), "--port", "0", "--idle", "120"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()  # "fake OpenAI server on http://127.0.0.1:PORT/v1"
+        yield line.split(" on ", 1)[1].strip()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

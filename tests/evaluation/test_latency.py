@@ -171,37 +171,66 @@ def test_no_warm_up_when_no_cell_calls_a_model(resolved_case: ResolvedCase) -> N
     assert calls == []
 
 
-def test_the_first_requests_go_out_while_the_tokenizer_loads(
-    resolved_case: ResolvedCase, monkeypatch: pytest.MonkeyPatch
+def test_cpu_only_work_waits_until_the_first_wave_of_requests_is_at_the_provider(
+    resolved_cases: list[ResolvedCase], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Import first, then the provider is asked while the tokenizer loads in a thread.
+    """Import, then every request of the first wave, then the tokenizer and the template cells.
 
-    Both set-ups are CPU work that would only take turns; the tokenizer is first needed when an
-    answer is scored, a provider's round trip later.
+    All three are CPU work: done during the import they would take turns with it and delay the
+    first request; done while the provider answers, they fill a wait that is there anyway.
     """
     events: list[str] = []
-    asked = threading.Event()
+    asked = 0
+    loaded = threading.Event()
 
     def load_tokenizer(text: str) -> int:
-        asked.wait(timeout=120)  # only a safety net: the order of the events is the assertion
-        events.append("tokenizer loaded")
+        events.append(f"tokenizer loads after {asked} requests")
+        loaded.set()
         return 1
 
     async def warm_up() -> None:
         events.append("litellm imported")
 
+    async def provider(request: httpx.Request) -> httpx.Response:
+        for _ in range(12_000):  # a safety net only: the order of the events is the assertion
+            if loaded.is_set():
+                break
+            await asyncio.sleep(0.01)
+        return httpx.Response(200, json={})
+
     class _Asking(_Slow):
         async def run(self, case: ResolvedCase) -> CellOutput:
-            events.append("request sent")
-            asked.set()
-            return await super().run(case)
+            nonlocal asked
+            asked += 1
+            async with httpx.AsyncClient() as client:
+                await client.post(f"{API}/chat/completions", json={})
+            return CellOutput(text="x", source="llm", model_cell=True, provider_calls=1)
+
+    class _Template(_Slow):
+        label = "template"
+
+        def key_material(self, case: ResolvedCase) -> str:
+            return "template"
+
+        def uses_provider(self, case: ResolvedCase) -> bool:
+            return False
+
+        async def run(self, case: ResolvedCase) -> CellOutput:
+            events.append(f"template cell runs after {asked} requests")
+            return CellOutput(text="x", source="template")
 
     monkeypatch.setattr(runner, "count_tokens", load_tokenizer)
-    matrix = asyncio.run(
-        run_matrix([_Asking(FakeClock())], [resolved_case], cache=None, warm_up=warm_up)  # type: ignore[list-item]
-    )
-    assert events == ["litellm imported", "request sent", "tokenizer loaded"]
-    assert [cell.error for cell in matrix.results] == [None]
+    contenders = [_Asking(FakeClock()), _Template(FakeClock())]
+    with respx.mock() as mock:
+        mock.post(f"{API}/chat/completions").mock(side_effect=provider)
+        matrix = asyncio.run(
+            run_matrix(contenders, resolved_cases, cache=None, concurrency=2, warm_up=warm_up)  # type: ignore[arg-type]
+        )
+    assert events[:2] == ["litellm imported", "tokenizer loads after 2 requests"]
+    templates = [e for e in events if e.startswith("template")]
+    assert len(templates) == 3 and "template cell runs after 0 requests" not in templates
+    assert "template cell runs after 1 requests" not in templates
+    assert [cell.error for cell in matrix.results] == [None] * 6
 
 
 def test_the_first_eta_waits_for_the_first_wave_of_provider_cells() -> None:
@@ -230,9 +259,15 @@ def _cell() -> object:
 
 
 @pytest.fixture
-def resolved_case(datasets_dir: Path) -> ResolvedCase:
-    """The first shipped phase-gate case, resolved."""
+def resolved_cases(datasets_dir: Path) -> list[ResolvedCase]:
+    """The first three shipped phase-gate cases, resolved."""
     from summarizer.evaluation.dataset import load_dataset
     from summarizer.evaluation.resolve import resolve_all
 
-    return resolve_all([load_dataset(datasets_dir / "phase_gate.jsonl")], None)[0]
+    return resolve_all([load_dataset(datasets_dir / "phase_gate.jsonl")], None)[:3]
+
+
+@pytest.fixture
+def resolved_case(resolved_cases: list[ResolvedCase]) -> ResolvedCase:
+    """The first shipped phase-gate case, resolved."""
+    return resolved_cases[0]

@@ -69,24 +69,6 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
         proc.wait(timeout=10)
 
 
-@pytest.fixture
-def fake_server() -> Iterator[str]:
-    """evals/fake_openai_server.py on a free port; yields its base URL."""
-    proc = subprocess.Popen(
-        [sys.executable, str(ROOT / "evals" / "fake_openai_server.py"), "--port", "0", "--idle", "120"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()  # "fake OpenAI server on http://127.0.0.1:PORT/v1"
-        yield line.split(" on ", 1)[1].strip()
-    finally:
-        proc.terminate()
-        proc.wait(timeout=10)
-
-
 def _requests(api_base: str) -> int:
     with urllib.request.urlopen(api_base.removesuffix("/v1") + "/stats", timeout=5) as r:
         return int(json.load(r)["requests"])
