@@ -78,6 +78,8 @@ class CoordEntry:
     count: int = 1
     last_line: int = 0
     full_bytes: int | None = None
+    # A location printed under its message (``  --> a.py:3:1``): the line where that message is kept.
+    head: int = 0
 
 
 @record
@@ -186,10 +188,21 @@ class SlowPath:
             key = self._eslint_heading(n) + b"\n" + raw
         if self.in_passes and lc.kind == "failing_test" and raw.startswith(b"_"):
             return  # pytest -rA prints a section per *passing* test too: not a failure
+        head = None
         if _ARROW.match(raw) and self._prev.strip() and n > 1:
-            # The message above the arrow names the rule ("F821 Undefined name `x`").
-            self._add_coord(n - 1, self._prev, self._prev, "detail", 0, None)
-        self._add_coord(n, raw, template, lc.kind, lc.header_end, full, key=key)
+            # The message above the arrow names the rule ("F821 Undefined name `x`"); a message with
+            # an error word was recorded on its own line already. The arrow is keyed with its
+            # message (one place, two rules: two rows) and remembers where that message is kept.
+            known = (
+                self._prev if len(self._prev) <= 256 else hashlib.blake2b(self._prev, digest_size=16).digest()
+            )
+            head = self.coords.get(known)
+            if head is None or head.last_line != n - 1:
+                head = self._add_coord(n - 1, self._prev, self._prev, "detail", 0, None)
+            key = self._prev + b"\n" + raw
+        entry = self._add_coord(n, raw, template, lc.kind, lc.header_end, full, key=key)
+        if head is not None and entry is not None and entry.line == n:
+            entry.head = head.line
         self._open_items(raw, template)
         if lc.kind == "failing_test" and _BLOCK_HEADER.match(raw):
             indent = len(raw) - len(raw.lstrip())
@@ -328,7 +341,7 @@ class SlowPath:
         full: int | None,
         *,
         key: bytes | None = None,
-    ) -> None:
+    ) -> CoordEntry | None:
         # Identical messages fold into one entry: the header (time, pid, level) is templated.
         if key is None:
             key = template[:header_end] + raw[header_end:] if header_end else raw
@@ -341,7 +354,7 @@ class SlowPath:
             if entry.count <= _REPEAT_CONTEXT and kind in ERROR_KINDS and n == self._cur_n:
                 # The same failure again after another step: the lines around it say which step.
                 self.ctx.failure(n, raw, [(k, line) for k, line in self._before(n) if not self._noise(line)])
-            return
+            return entry
         # Warnings have a cap of their own: a flood of them never crowds out a later failure.
         warning = kind in _WARNING_KINDS
         if (
@@ -350,7 +363,7 @@ class SlowPath:
             else (len(self.coords) - self._warnings >= MAX_COORDINATES)
         ):
             self.coords_not_listed += 1
-            return
+            return None
         self._warnings += warning
         if kind in ERROR_KINDS and n == self._cur_n:
             self.ctx.failure(n, raw, [(k, line) for k, line in self._before(n) if not self._noise(line)])
@@ -359,7 +372,8 @@ class SlowPath:
         self._coord_bytes += len(kept)
         if full is None and len(raw) > keep:
             full = len(raw)
-        self.coords[key] = CoordEntry(kind, n, kept, 1, n, full)
+        entry = self.coords[key] = CoordEntry(kind, n, kept, 1, n, full)
+        return entry
 
     def _noise(self, raw: bytes) -> bool:
         """True for a line the team's noise rules drop (never kept, not even as context)."""

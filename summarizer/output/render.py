@@ -16,11 +16,13 @@ the tokenizer is loaded only to report an exact count.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable
 
-from summarizer.core.records import record
+from summarizer.core.records import record, replace
 from summarizer.output import testrun
 from summarizer.output.compact import Messages, body_line
+from summarizer.output.dense import CODES_TITLE, coded_rows, render_codes
 from summarizer.output.grouping import (
     factor,
     group_warnings,
@@ -168,6 +170,19 @@ def _context_rows(snap: Snapshot, body: Body, budget: int, target: int, dense: b
     return budget, len(rows) - len(kept)
 
 
+def _near(snap: Snapshot, listed: list[Kept]) -> tuple[tuple[int, str], ...]:
+    """The context lines whose nearest coordinate (before or after) is a listed one."""
+    lines = sorted(c.line for c in snap.coords)
+    shown = {c.line for c in listed}
+    out = []
+    for n, text in snap.context:
+        at = bisect_left(lines, n)
+        near = [lines[k] for k in (at - 1, at) if 0 <= k < len(lines)]
+        if any(k in shown for k in near):
+            out.append((n, text))
+    return tuple(out)
+
+
 def _samples(snap: Snapshot, body: Body, budget: int, clean: Scrubbed) -> tuple[list[KeptSample], int]:
     """Tier 4: samples of ordinary lines, evenly spread, as many as fit."""
     taken = {int(order) for order, _ in body.rows}
@@ -258,6 +273,20 @@ def render_snapshot(
     listed, merged = merge_numeric(listed)
     listed, merged_records = merge_records(listed, fold_target * _CHARS_PER_TOKEN)
     merged.update(merged_records)
+    coded = (
+        coded_rows(listed, snap.entries, fold_target * _CHARS_PER_TOKEN)
+        if verdict.shape == "diagnostics"
+        else None
+    )
+    if coded is not None:
+        # A folded row's block went with it (its context, the soft lines of its snippet).
+        listed = coded.listed
+        snap = replace(
+            snap,
+            context=tuple(r for r in _near(snap, listed) if not coded.inside(r[0])),
+            soft_patterns=tuple(p for p in snap.soft_patterns if not coded.inside(p.first_line)),
+        )
+    codes = coded.groups if coded is not None else []
     pytest = verdict.shape == "test" and testrun.is_pytest(snap.coords)
     summary_rows = 0
     if pytest:
@@ -268,10 +297,15 @@ def render_snapshot(
     error_lines = {c.line for c in listed if c.kind in ERROR_KINDS}
     # Sized with the whole legend: the one printed names only the row forms used, never more.
     legend = _legend(["@ ", "1| ", "1~ "], compactable=True)
-    fixed = "\n".join([*header, legend, *(t for _, t in body.rows), _WARNINGS_TITLE if groups else "", hint])
+    titles = [_WARNINGS_TITLE if groups else "", CODES_TITLE if codes else ""]
+    fixed = "\n".join([*header, legend, *(t for _, t in body.rows), *titles, hint])
     budget = target - count(fixed) - 2
     errors = [text for order, text in body.rows if order in error_lines]
-    dense = budget <= 0 and count("\n".join([*header, *errors])) > target
+    # A report folded by code is dense: its code lines, not the kept rows' snippets, use the budget.
+    dense = bool(codes) or (budget <= 0 and count("\n".join([*header, *errors])) > target)
+    # Every rule code's line comes before the context: it is what stands for the folded rows.
+    code_lines = render_codes(codes, max(budget, 0), count) if codes else []
+    budget -= count("\n".join(code_lines)) + 1 if code_lines else 0
     budget, folded = _context_rows(snap, body, budget, target, dense)
     warnings = [clean(t) for t in render_groups(groups, budget, count)] if groups else []
     budget -= count("\n".join(warnings)) + 1 if warnings else 0
@@ -282,6 +316,8 @@ def render_snapshot(
     rows = [testrun.squeeze_rules(r) for r in rows] if pytest else rows
     compactable = any(c.location and c.kind not in ERROR_KINDS and c.kind != "frame" for c in listed)
     parts = [*header, _legend(rows, compactable), *rows]
+    if code_lines:
+        parts += [CODES_TITLE, *code_lines]
     if warnings:
         parts += [_WARNINGS_TITLE, *warnings]
     parts += _footer(snap, folded)

@@ -13,6 +13,7 @@ from summarizer.output.engine import Engine
 from summarizer.output.formats import failing_test_name
 from summarizer.output.frames import is_third_party
 from summarizer.output.kept import ERROR_KINDS, Kept
+from summarizer.output.rows import report_lines
 from summarizer.output.runners import RunCounts, failing_names, run_counts
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "all_pass",
     "failing_tests",
     "first_error",
+    "names_defect",
     "run_counts_of",
     "test_of",
 ]
@@ -62,10 +64,15 @@ def first_error(coords: list[Kept], shape: str | None = None) -> Kept | None:
         for c in coords
         if not _NOT_FIRST.match(c.text) and not _OWN_HEADER.match(c.text) and not _data_row(c, shape)
     ]
-    errors = [c for c in usable if c.kind in _FIRSTERROR_KINDS and not _banner(c, usable)]
+    # A report of coded rows without a severity (ruff, flake8): an error word in a row's message or
+    # snippet is no severity; its rows rank as located rows.
+    rows = report_lines(usable)
+    errors = [
+        c for c in usable if c.kind in _FIRSTERROR_KINDS and c.line not in rows and not _banner(c, usable)
+    ]
     found = [c for c in errors if not _verdict_line(c)]
     progress = [c for c in errors if _PROGRESS.match(c.text.strip())]
-    located = [c for c in usable if c.kind in _FALLBACK_KINDS]
+    located = [c for c in usable if c.kind in _FALLBACK_KINDS or (c.line in rows and c.location)]
     # A failing test's block says how it failed: its first error line, or else its location.
     inside = sorted(found + located, key=lambda c: c.line)
     if progress and (not found or progress[0].line < _pick(found).line):
@@ -76,6 +83,8 @@ def first_error(coords: list[Kept], shape: str | None = None) -> Kept | None:
         return _inside_test(_pick(found), inside)
     if located:
         defects = [c for c in located if _DEFECT.search(_message(c, usable))]
+        if rows:  # a coded report's rows are alike, however indented: the first one (or defect)
+            return _headed((defects or located)[0], usable)
         return _headed(_pick(defects or located), usable)
     if errors:
         return _pick(errors)
@@ -160,6 +169,11 @@ _DEFECT = lazy(
     r"|too (?:many|few) (?:positional )?arguments)",
     re.IGNORECASE,
 )
+
+
+def names_defect(message: str) -> bool:
+    """Whether a message without a severity names a defect (see ``_DEFECT``)."""
+    return bool(_DEFECT.search(message))
 
 
 def _message(coord: Kept, coords: list[Kept]) -> str:

@@ -42,3 +42,49 @@ def test_eslints_first_error_is_its_first_row(run: Run) -> None:
     assert re.match(rf"\s+{line}:{column}\s+error\s", result.first_error.text)
     assert result.first_error.line == 3  # the row under the heading of ``path``
     assert f"2: {path}" in result.text.splitlines()
+
+
+def _spans(text: str) -> dict[str, tuple[int, int, int]]:
+    """Each folded rule code's (count, first line, last line) from its line in the rendering."""
+    found = re.finditer(r"^([A-Z]+\d+) ×([\d,]+) \(lines? (\d+)(?:…(\d+))?\)", text, re.MULTILINE)
+    return {m[1]: (int(m[2].replace(",", "")), int(m[3]), int(m[4] or m[3])) for m in found}
+
+
+def test_rows_without_a_severity_fold_by_rule_code_within_the_target(run: Run) -> None:
+    """``ruff check --select ALL`` prints no severity: every row is as much an error as any other.
+    Past the target they fold by rule code: every code with its exact count and the output lines
+    its rows sit in (each row restorable from there), and the first row whole as the first error.
+    Truth: ``ruff check --output-format json``."""
+    data = fixture_bytes("real_ruff_select_all.txt")
+    truth = json.loads(fixture_bytes("real_ruff_select_all.json"))
+    result = run(data, target=400)
+    assert result.compressed_tokens <= 400
+    spans = _spans(result.text)
+    counts: dict[str, int] = {}
+    for _, _, _, code, _ in truth:
+        counts[code] = counts.get(code, 0) + 1
+    assert {code: span[0] for code, span in spans.items()} == counts
+    # Every violation's arrow line lies inside its code's span: reachable by `restore --lines`.
+    lines = data.decode().split("\n")
+    for path, row, column, code, _ in truth:
+        arrow = next(
+            n
+            for n, line in enumerate(lines, 1)
+            if line.strip() == f"--> {path}:{row}:{column}" and lines[n - 2].startswith(f"{code} ")
+        )
+        first, last = spans[code][1:]
+        assert first <= arrow <= last, (code, arrow)
+    path, row, column, code, message = truth[0]
+    assert result.first_error is not None
+    assert result.first_error.text == f"{code} {message} --> {path}:{row}:{column}"
+    kept = result.text.split("--- rows without a severity")[0]
+    assert f"1: {code} {message}" in kept and f"--> {path}:{row}:{column}" in kept
+
+
+def test_rows_without_a_severity_stay_whole_when_they_fit(run: Run) -> None:
+    """Within the target, nothing folds: every row is listed with its location."""
+    truth = json.loads(fixture_bytes("real_ruff_select_all.json"))
+    result = run(fixture_bytes("real_ruff_select_all.txt"), target=3000)
+    assert "rows without a severity" not in result.text
+    for path, row, column, _, _ in truth:
+        assert f"--> {path}:{row}:{column}" in result.text
