@@ -193,9 +193,7 @@ class SlowPath:
             # The message above the arrow names the rule ("F821 Undefined name `x`"); a message with
             # an error word was recorded on its own line already. The arrow is keyed with its
             # message (one place, two rules: two rows) and remembers where that message is kept.
-            known = (
-                self._prev if len(self._prev) <= 256 else hashlib.blake2b(self._prev, digest_size=16).digest()
-            )
+            known = self._prev if len(self._prev) <= 256 else blake2b(self._prev, digest_size=16).digest()
             head = self.coords.get(known)
             if head is None or head.last_line != n - 1:
                 head = self._add_coord(n - 1, self._prev, self._prev, "detail", 0, None)
