@@ -235,11 +235,19 @@ def log_form(lines: list[str]) -> Parsed | None:
     if len(authors) == 1 and next(iter(authors)):
         summary += f" · author {next(iter(authors))}"
     name = "git log" if len(commits) > 1 else "git show"
+    # A variant that drops a --stat's paths or cuts the hashes is lossy: only for a budget the
+    # whole form does not fit, never where the original itself is the alternative.
+    stat = any(c.stat for c in commits)
     abbreviated = Parsed(
-        name, summary + " · hash and subject, hashes cut to 12", tuple(_lean_rows(commits, 12))
+        name, summary + " · hash and subject, hashes cut to 12", tuple(_lean_rows(commits, 12)), lossy=True
     )
-    lean = Parsed(name, summary + " · hash and subject", tuple(_lean_rows(commits, 64)), abbreviated)
-    return Parsed(name, summary, tuple(_commit_rows(commits, files=len(commits) == 1)), lean)
+    lean = Parsed(
+        name, summary + " · hash and subject", tuple(_lean_rows(commits, 64)), abbreviated, lossy=stat
+    )
+    if stat:
+        counted = tuple(_commit_rows(commits, files=False))
+        lean = Parsed(name, summary + " · files counted", counted, lean, lossy=True)
+    return Parsed(name, summary, tuple(_commit_rows(commits, files=True)), lean)
 
 
 def stat_form(lines: list[str]) -> Parsed | None:

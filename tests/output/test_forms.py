@@ -85,12 +85,24 @@ def test_a_long_oneline_log_is_never_made_longer(store: OriginalStore) -> None:
         assert short in result.text
 
 
-def test_git_log_stat_folds_each_commits_files_to_counts() -> None:
-    """``--stat`` bodies become ``N files +A -D`` on the commit's own row."""
+def test_git_log_stat_keeps_every_path_under_its_commit() -> None:
+    """``--stat``: each commit's ``path N`` rows under its own row (the bar of ``+``/``-`` dropped);
+    folding them to ``N files +A -D`` is a lossy variant, for a budget only."""
     form = compact_form(fixture_bytes("forms_git_log_stat.txt").decode())
-    assert form is not None
-    assert all("· 1 file +1 -1" in row for row in form.body[:5])
+    assert form is not None and not form.lossy
     assert not any("|" in row for row in form.body)
+    commit = ""
+    under: dict[str, list[str]] = {}
+    for row in form.body:
+        if not row.startswith(" "):
+            commit = row.split()[0]
+            under[commit] = []
+        elif not row.strip()[:1].isdigit():
+            under[commit].append(row.split()[0])
+    assert under == TRUTH["git_log_files"]
+    counted = form.shorter
+    assert counted is not None and counted.lossy and "files counted" in counted.summary
+    assert all("· 1 file +1 -1" in row for row in counted.body[:5])
 
 
 def test_git_show_stat_keeps_its_file_rows() -> None:
