@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+from summarizer.output.grouping import expand
 from tests.output.conftest import Run, fixture_bytes
 
 
@@ -88,3 +89,19 @@ def test_rows_without_a_severity_stay_whole_when_they_fit(run: Run) -> None:
     assert "rows without a severity" not in result.text
     for path, row, column, _, _ in truth:
         assert f"--> {path}:{row}:{column}" in result.text
+
+
+def test_errors_stay_whole_and_their_notes_fold_when_the_errors_alone_overflow(run: Run) -> None:
+    """``mypy --strict`` on a test suite: 237 errors (more than the target by themselves) with 80
+    note lines under them. Every error keeps its location and message; the notes, the rest of the
+    errors' blocks, are grouped like warnings. Truth: ``mypy -O json`` (notes are its hints)."""
+    truth = json.loads(fixture_bytes("real_mypy_strict_notes.json"))
+    result = run(fixture_bytes("real_mypy_strict_notes.txt"), target=3000)
+    shown = expand(result.text)
+    for path, line, severity, message, _, _ in truth:
+        assert severity == "error"
+        assert f"{path}:{line}: error: {message}" in shown
+    notes = sum(hint.count("\n") + 1 for *_, hint in truth if hint)
+    assert not [row for row in shown.splitlines() if ": note: " in row]
+    assert f"warnings/notes: {notes} in " in result.text
+    assert result.compressed_tokens * 2 < result.original_tokens  # was 68% of it with the notes listed
