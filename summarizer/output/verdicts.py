@@ -82,10 +82,11 @@ def first_error(coords: list[Kept], shape: str | None = None) -> Kept | None:
     if found:
         return _inside_test(_pick(found), inside)
     if located:
-        defects = [c for c in located if _DEFECT.search(_message(c, usable))]
+        by_line = {c.line: c for c in usable}
+        defects = [c for c in located if _DEFECT.search(_message(c, by_line))]
         if rows:  # a coded report's rows are alike, however indented: the first one (or defect)
-            return _headed((defects or located)[0], usable)
-        return _headed(_pick(defects or located), usable)
+            return _headed((defects or located)[0], by_line)
+        return _headed(_pick(defects or located), by_line)
     if errors:
         return _pick(errors)
     warned = [c for c in usable if c.kind in WARNING_KINDS]
@@ -176,17 +177,17 @@ def names_defect(message: str) -> bool:
     return bool(_DEFECT.search(message))
 
 
-def _message(coord: Kept, coords: list[Kept]) -> str:
+def _message(coord: Kept, by_line: dict[int, Kept]) -> str:
     """A location's message: its own text, or the line above it for an arrow (``--> a.py:3:1``)."""
     if not coord.text.lstrip().startswith("-->"):
         return coord.text
-    above = [c.text for c in coords if c.line == coord.line - 1]
-    return above[0] if above else coord.text
+    above = by_line.get(coord.line - 1)
+    return above.text if above is not None else coord.text
 
 
-def _headed(coord: Kept, coords: list[Kept]) -> Kept:
+def _headed(coord: Kept, by_line: dict[int, Kept]) -> Kept:
     """An arrow location stands with the message above it, which says what is wrong there."""
-    message = _message(coord, coords)
+    message = _message(coord, by_line)
     if message is coord.text:
         return coord
     return Kept(
