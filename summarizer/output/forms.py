@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from summarizer.core.lazyre import lazy
 from summarizer.output.forms_listing import ListingTally, Row, compact_listing, parse_bare, parse_row
 from summarizer.output.forms_listing_summary import summary_lines
-from summarizer.output.forms_search import CONTEXT, HIT, search_form
+from summarizer.output.forms_search import BARE_HIT, CONTEXT, HIT, search_form
 from summarizer.output.forms_vcs import PARSERS, Parsed
 
 __all__ = [
@@ -93,7 +93,7 @@ def _listing_form(lines: list[str]) -> Parsed | None:
 
 def _search(lines: list[str]) -> Parsed | None:
     for line in lines:
-        found = HIT.match(line)
+        found = HIT.match(line) or BARE_HIT.match(line)
         if found is not None and _DIAGNOSTIC.match(found.group("text")):
             return None
     return search_form(lines)
@@ -138,7 +138,7 @@ def is_form_row(shape: str, text: str) -> bool:
     if shape == "listing":
         return parse_row(text) is not None or parse_bare(text) is not None
     if shape == "search":
-        found = HIT.match(text)
+        found = HIT.match(text) or BARE_HIT.match(text)
         return (found is not None and not _DIAGNOSTIC.match(found.group("text"))) or bool(CONTEXT.match(text))
     if shape == "vcs":
         return bool(_VCS_ROW.match(text))

@@ -21,11 +21,14 @@ from collections import Counter
 from summarizer.core.lazyre import lazy
 from summarizer.output.forms_vcs import Parsed
 
-__all__ = ["CONTEXT", "HIT", "search_form"]
+__all__ = ["BARE_HIT", "CONTEXT", "HIT", "search_form"]
 
 # path:line:text (a hit) or path-line-text (grep -C context, told apart by a known path).
 HIT = lazy(r"^(?P<file>[^\s:]+):(?P<line>\d+):(?P<text>.*)$")
 CONTEXT = lazy(r"^(?P<file>[^\s:]+?)-(?P<line>\d+)-(?P<text>.*)$")
+# path:text, no line number (rg and grep -r without -n): the path must read as a file's, with an
+# extension (src/app.py:, ./README.md:), so that a log's "INFO:root:..." is no hit.
+BARE_HIT = lazy(r"^(?P<file>(?:[^\s:]*/)?[^\s:/]*[^\s:/.]\.[A-Za-z][\w+-]{0,15}):(?!\d+[:-])(?P<text>.*)$")
 # grep -c / -l and binary-file notices are not hit rows: they leave the output as it is.
 _NOTICE = lazy(r"^(?:Binary file .* matches|grep: .*|rg: .*)$")
 _WORD = lazy(r"\w+")
@@ -45,15 +48,20 @@ _MATCH_SHARE = 0.9
 
 
 class _Group:
-    """One file's rows (line number, ``:`` for a hit or ``-`` for context, text), or a notice."""
+    """One file's rows (line number, None without one; ``:`` for a hit or ``-`` for context;
+    text), or a notice."""
 
     def __init__(self, file: str | None, notice: str = "") -> None:
         self.file, self.notice = file, notice
-        self.rows: list[tuple[int, str, str]] = []
+        self.rows: list[tuple[int | None, str, str]] = []
 
 
-def _row(line: str, files: set[str]) -> tuple[str, int, str, str] | None:
-    """(file, line number, separator, text) for one hit or context line; None for anything else."""
+def _row(line: str, files: set[str] | None) -> tuple[str, int | None, str, str] | None:
+    """(file, line number, separator, text) for one hit or context line; None for anything else.
+    ``files`` None: hits without line numbers."""
+    if files is None:
+        bare = BARE_HIT.match(line)
+        return None if bare is None else (bare.group("file"), None, ":", bare.group("text"))
     found = HIT.match(line)
     if found is not None:
         return found.group("file"), int(found.group("line")), ":", found.group("text")
@@ -64,7 +72,9 @@ def _row(line: str, files: set[str]) -> tuple[str, int, str, str] | None:
 
 
 def _parse(lines: list[str]) -> list[_Group] | None:
-    files = {found.group("file") for line in lines if (found := HIT.match(line)) is not None}
+    files: set[str] | None = {found.group("file") for line in lines if (found := HIT.match(line)) is not None}
+    if not files:
+        files = None  # no line numbers: path:text
     groups: list[_Group] = []
     for line in lines:
         if line == "--" or not line:
@@ -82,12 +92,13 @@ def _parse(lines: list[str]) -> list[_Group] | None:
     return groups
 
 
-def _dedented(rows: list[tuple[int, str, str]]) -> list[str]:
+def _dedented(rows: list[tuple[int | None, str, str]]) -> list[str]:
     """The texts without the indentation shared by each run of adjacent lines."""
     out: list[str] = []
     start = 0
     for end in range(1, len(rows) + 1):
-        if end < len(rows) and rows[end][0] == rows[end - 1][0] + 1:
+        number, previous = (rows[end][0], rows[end - 1][0]) if end < len(rows) else (None, None)
+        if number is not None and previous is not None and number == previous + 1:
             continue
         texts = [text.rstrip() for _, _, text in rows[start:end]]
         indents = [len(t) - len(t.lstrip()) for t in texts if t.strip()]
@@ -148,12 +159,13 @@ def _body(
         # The files after a folded one are folded too: the texts shown are those of the top.
         folding = folding or (texts_for is not None and shown + hits > texts_for)
         if folding:
-            body.append(" ".join(str(n) for n, sep, _ in group.rows if sep == ":"))
+            numbers = [str(n) for n, sep, _ in group.rows if sep == ":" and n is not None]
+            body.append(" ".join(numbers) if numbers else f"{hits} hit{'s' if hits > 1 else ''}")
             continue
         shown += hits
         texts = _dedented(group.rows)
         body += [
-            f"{n}{sep} {_window(t, width, match)}".rstrip()
+            _window(t, width, match) if n is None else f"{n}{sep} {_window(t, width, match)}".rstrip()
             for (n, sep, _), t in zip(group.rows, texts, strict=True)
         ]
     return tuple(body), shown
@@ -171,7 +183,8 @@ def search_form(lines: list[str]) -> Parsed | None:
         return None  # one hit per file: grouping saves nothing
     summary = f"{hits} hits in {len(files)} file{'s' if len(files) > 1 else ''}"
     context = any(sep == "-" for g in groups for _, sep, _ in g.rows)
-    numbers = "hit line numbers only" if context else "line numbers only"
+    numbered = any(n is not None for g in groups for n, _, _ in g.rows)
+    numbers = "hit line numbers only" if context else "line numbers only" if numbered else "hits counted"
     match = _match_words(groups)
     levels: list[tuple[str, tuple[str, ...], bool]] = []
     for width in _WIDTHS:

@@ -43,6 +43,9 @@ LISTING_ROW = lazy(
 # grep -rn / rg -n hits: path:line:text (a compiler's "path:line:col: error:" is one too).
 # A hit, a grep -C context row (its path has a dot or a slash: a date is no path), a separator.
 _SEARCH_ROW = lazy(r"^[^\s:]+:#+[:-]|^[^\s:#][^\s:]*?[./][^\s:]*?-#+-|^--$")
+# rg and grep -r without -n: path:text, the path a file's, with an extension (a log's "INFO:root:"
+# is none).
+_BARE_HIT_ROW = lazy(r"^(?:[^\s:]*/)?[^\s:/]*[^\s:/.]\.[A-Za-z][\w#+-]{0,15}:(?!#+[:-])")
 # A compiler's or type checker's located message (mypy's "a.py:3: error: ... [code]", gcc's
 # "a.c:3:5: warning:"): the severity word after the location makes it a diagnostic, not a hit.
 _DIAGNOSTIC_ROW = lazy(r"^[^\s:]+:#+(?::#+)*: ?(?:(?:fatal )?error|warning|note|info|remark|hint)\b")
@@ -106,7 +109,9 @@ def _located(text: str) -> str:
         return "diagnostic"
     if _SEARCH_ROW.match(text):
         return "search"
-    return "numbered" if _NUMBERED_ROW.match(text) else "other"
+    if _NUMBERED_ROW.match(text):
+        return "numbered"
+    return "search" if _BARE_HIT_ROW.match(text) else "other"
 
 
 def _shares(

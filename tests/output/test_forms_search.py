@@ -111,3 +111,25 @@ def test_the_leaner_forms_are_never_used_under_the_pass_through_size() -> None:
         form = form.shorter
     assert not chain[0].lossy and all(f.lossy for f in chain[1:])
     assert chain[-1].last_resort and not any(f.last_resort for f in chain[:-1])
+
+
+@pytest.mark.parametrize("name", ["forms_rg.txt", "forms_grep_r.txt"])
+def test_hits_without_line_numbers_are_grouped_and_none_is_an_error(store: OriginalStore, name: str) -> None:
+    """``rg`` (piped: no line numbers) and ``grep -r``: ``path:text`` rows are search hits, not a
+    report of errors: each file named once, its hits' texts in order, no first error."""
+    result = _compress(store, name, target_tokens=1_500, floor_tokens=0)
+    head, *rows = result.text.splitlines()
+    assert head.startswith("[summarizer · search · 46 hits in 7 files") and result.first_error is None
+    shown: dict[str, list[str]] = {}
+    for row in rows:
+        if row.startswith("@ "):
+            file = row[2:]
+            shown[file] = []
+        else:
+            shown[file].append(row)
+    counts: dict[str, int] = {}
+    for file, _, _ in TRUTH["search"]["hits"]:
+        counts[file] = counts.get(file, 0) + 1
+    assert {file: len(texts) for file, texts in shown.items()} == counts
+    for file, line, match in TRUTH["search"]["hits"]:
+        assert any(match in text for text in shown[file]), (file, line)
