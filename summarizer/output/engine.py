@@ -27,7 +27,7 @@ from summarizer.output.classify import FamilyCounts
 from summarizer.output.context import BEFORE, Context
 from summarizer.output.frames import TraceBlock
 from summarizer.output.lines import Chunk, clean_chunk, decode_line, is_binary, scan_windows
-from summarizer.output.listing_chunk import listing_lines
+from summarizer.output.listing_chunk import listing_chunk
 from summarizer.output.patterns import MAX_TEMPLATES, Sampler
 from summarizer.output.shape import Shape, decide_shape
 from summarizer.output.table import (
@@ -136,10 +136,10 @@ class Engine(SlowPath):
         ``every`` for the samples.
         """
         data = clean_chunk(chunk.data)
-        if self._feed_rows(chunk, data):
+        split = self._keys_of(chunk, data)
+        if split is None:
             return
-        tpls = data.translate(KEY).split(b"\n")
-        lengths = list(map(len, tpls))
+        tpls, lengths = split
         raws = RawLines(data, lengths)
         n0 = self.line_no
         windows = list(chunk.windows)
@@ -212,15 +212,31 @@ class Engine(SlowPath):
             for template in order:
                 self._new_template(template, first[template], raws[first[template] - n0 - 1])
 
-    def _feed_rows(self, chunk: Chunk, data: bytes) -> bool:
-        """Whether ``data`` was a chunk of listing rows only (output/listing_chunk.py), now fed:
-        one key for all of them, counted and sampled. A row is never a failure, so there is no
-        slow line; a listing's dates are no log's times. A team's rules see every line."""
-        if self.rules is not None or chunk.long_lines or chunk.windows or self._busy():
-            return False
-        rows = listing_lines(data)
-        if rows is None:
-            return False
+    def _keys_of(self, chunk: Chunk, data: bytes) -> tuple[list[bytes], list[int]] | None:
+        """The line keys of ``data`` and the lines' lengths; None when it was a chunk of listing
+        rows only, fed already (output/listing_chunk.py). In a chunk of mostly rows the rows share
+        one key. A team's rules see every line, so with them every line keeps its own key."""
+        keys = data.translate(KEY).split(b"\n")
+        if self.rules is not None or chunk.long_lines or chunk.windows:
+            return keys, list(map(len, keys))
+        listing = listing_chunk(data)
+        if listing is None:
+            return keys, list(map(len, keys))
+        if listing.rows is None and not self._busy():
+            self._feed_rows(listing.lines)
+            return None
+        rows = listing.rows or [True] * len(keys)
+        if LISTING_KEY not in self.templates:
+            first = rows.index(True)
+            self.templates[LISTING_KEY] = TemplateStat(
+                self.line_no + first + 1, _LISTED, listing.lines[first][:4096]
+            )
+        keys = [LISTING_KEY if row else key for key, row in zip(keys, rows, strict=True)]
+        return keys, list(map(len, listing.lines))
+
+    def _feed_rows(self, rows: list[bytes]) -> None:
+        """A chunk of listing rows only: one key for all of them, counted and sampled. A row is
+        never a failure, so there is no slow line; a listing's dates are no log's times."""
         n0, size = self.line_no, len(rows)
         if LISTING_KEY not in self.templates:
             self.templates[LISTING_KEY] = TemplateStat(n0 + 1, _LISTED, rows[0][:4096])
@@ -230,7 +246,6 @@ class Engine(SlowPath):
         self._last_raw = rows[-1]
         self._tail = (self._tail + rows[-BEFORE:])[-BEFORE:]
         self.line_no = n0 + size
-        return True
 
     def _busy(self) -> bool:
         return (
