@@ -236,13 +236,26 @@ class ListingTally:
             self.lines = n0 + lines_in
             return
         lines = text.split("\n")
-        if not any(n0 < k <= n0 + len(lines) for k in kept) and self._fast(n0, lines, text):
+        inside = sorted(k - n0 - 1 for k in kept if n0 < k <= n0 + len(lines))
+        if not inside and self._fast(n0, lines, text):
             return
+        # The rows between kept lines (a find listing's errors and their context) are still
+        # counted in C, a run at a time; a run with a line that is not a row, line by line.
+        start = 0
+        for index in [*inside, len(lines)]:
+            run = lines[start:index]
+            if run and not self._fast(n0 + start, run, "\n".join(run)):
+                self._each(n0 + start, run, kept)
+            if index < len(lines):
+                self._each(n0 + index, lines[index : index + 1], kept)
+            start = index + 1
+        self.lines = n0 + len(lines)
+
+    def _each(self, n0: int, lines: list[str], kept: dict[int, str]) -> None:
         for offset, line in enumerate(lines, 1):
             # A kept row (a failure's context) is shown with the kept lines and still counted.
             if n0 + offset not in kept or parse_row(line) is not None or parse_bare(line) is not None:
                 self.add(n0 + offset, line)
-        self.lines = n0 + len(lines)
 
     def _fast(self, n0: int, lines: list[str], text: str) -> bool:
         long = _LONG_ROWS.findall(text)
