@@ -104,6 +104,22 @@ def _coordinate_rows(snap: Snapshot, listed: list[Kept], merged: dict[int, str])
         if file and coord.text.startswith(file) and coord.kind != "frame":
             body.files[coord.line] = file
     taken = {c.line for c in listed}
+    # A location printed under its message (``  --> a.py:3:1``) whose message was kept where it was
+    # first printed gets that message again right above it: a location never stands alone, nor
+    # under another row's message.
+    texts = {c.line: c.text for c in listed}
+    for coord in listed:
+        entry = snap.entries.get(coord.line)
+        above = coord.line - 1
+        if (
+            entry is not None
+            and entry.head
+            and entry.head != above
+            and above not in taken
+            and entry.head in texts
+        ):
+            body.rows.append((above, f"{above}: {texts[entry.head]}"))
+            taken.add(above)
     body.rows.extend((n, f"{n}: {text}") for n, text in snap.keys if n not in taken)
     body.rows.extend((after + 0.5, f"   {marker}") for after, marker in snap.frame_markers)
     if snap.http_4xx_more:

@@ -68,11 +68,7 @@ def test_rows_without_a_severity_fold_by_rule_code_within_the_target(run: Run) -
     # Every violation's arrow line lies inside its code's span: reachable by `restore --lines`.
     lines = data.decode().split("\n")
     for path, row, column, code, _ in truth:
-        arrow = next(
-            n
-            for n, line in enumerate(lines, 1)
-            if line.strip() == f"--> {path}:{row}:{column}" and lines[n - 2].startswith(f"{code} ")
-        )
+        arrow = _arrow_line(lines, path, row, column, code)
         first, last = spans[code][1:]
         assert first <= arrow <= last, (code, arrow)
     path, row, column, code, message = truth[0]
@@ -82,13 +78,29 @@ def test_rows_without_a_severity_fold_by_rule_code_within_the_target(run: Run) -
     assert f"1: {code} {message}" in kept and f"--> {path}:{row}:{column}" in kept
 
 
+def _arrow_line(lines: list[str], path: str, row: int, column: int, code: str) -> int:
+    """The output line of a violation's ``--> path:row:column`` (under its code's message)."""
+    return next(
+        n
+        for n, line in enumerate(lines, 1)
+        if line.strip() == f"--> {path}:{row}:{column}" and lines[n - 2].startswith(f"{code} ")
+    )
+
+
 def test_rows_without_a_severity_stay_whole_when_they_fit(run: Run) -> None:
-    """Within the target, nothing folds: every row is listed with its location."""
+    """Within the target, nothing folds: every row is listed, its location right under its own
+    message (a message printed before is printed again, never left to the row above)."""
+    data = fixture_bytes("real_ruff_select_all.txt")
     truth = json.loads(fixture_bytes("real_ruff_select_all.json"))
-    result = run(fixture_bytes("real_ruff_select_all.txt"), target=3000)
+    result = run(data, target=3000)
     assert "rows without a severity" not in result.text
-    for path, row, column, _, _ in truth:
-        assert f"--> {path}:{row}:{column}" in result.text
+    shown = dict(row.split(": ", 1) for row in result.text.splitlines() if re.match(r"\d+: ", row))
+    lines = data.decode().split("\n")
+    for path, row, column, code, message in truth:
+        arrow = _arrow_line(lines, path, row, column, code)
+        assert shown[str(arrow)].strip() == f"--> {path}:{row}:{column}"
+        above = shown[str(arrow - 1)]
+        assert above.startswith(f"{code} ") and message in above, (code, arrow)
 
 
 def test_errors_stay_whole_and_their_notes_fold_when_the_errors_alone_overflow(run: Run) -> None:
