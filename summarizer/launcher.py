@@ -62,8 +62,8 @@ def _exit_now(code: int = 0) -> None:
     import os
 
     run_handlers = getattr(atexit, "_run_exitfuncs", None)
-    if run_handlers is None:
-        return
+    if run_handlers is None or sys.getprofile() is not None or sys.gettrace() is not None:
+        return  # a profiler or debugger writes its results after the program returns
     run_handlers()
     try:
         sys.stdout.flush()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -231,6 +232,22 @@ def test_cpu_only_work_waits_until_the_first_wave_of_requests_is_at_the_provider
     assert len(templates) == 3 and "template cell runs after 0 requests" not in templates
     assert "template cell runs after 1 requests" not in templates
     assert [cell.error for cell in matrix.results] == [None] * 6
+
+
+def test_threads_hand_the_interpreter_lock_over_quickly_while_cells_run(resolved_case: ResolvedCase) -> None:
+    """litellm builds requests in executor threads: at the default 5 ms interval each hand-over
+    could hold the event loop; the process's own setting is back once the run is over."""
+    seen: list[float] = []
+
+    class _Seeing(_Slow):
+        async def run(self, case: ResolvedCase) -> CellOutput:
+            seen.append(sys.getswitchinterval())
+            return await super().run(case)
+
+    before = sys.getswitchinterval()
+    asyncio.run(run_matrix([_Seeing(FakeClock())], [resolved_case], cache=None))  # type: ignore[list-item]
+    assert seen and seen[0] <= 0.001 < before
+    assert sys.getswitchinterval() == before
 
 
 def test_the_first_eta_waits_for_the_first_wave_of_provider_cells() -> None:
