@@ -133,3 +133,14 @@ def test_hits_without_line_numbers_are_grouped_and_none_is_an_error(store: Origi
     assert {file: len(texts) for file, texts in shown.items()} == counts
     for file, line, match in TRUTH["search"]["hits"]:
         assert any(match in text for text in shown[file]), (file, line)
+
+
+@pytest.mark.parametrize("name", ["forms_bash_errors.txt", "forms_dash_errors.txt"])
+def test_a_shells_located_errors_are_no_search_hits(store: OriginalStore, name: str) -> None:
+    """``steps.sh: line 3: x: command not found`` (bash) and ``steps.sh: 3: x: not found`` (dash)
+    name a file like a hit without a line number, but they are failures: never rows of a search."""
+    result = _compress(store, name, target_tokens=60, floor_tokens=0)
+    assert "· search ·" not in result.text.splitlines()[0]
+    assert result.first_error is not None
+    assert any(missing in result.first_error.text for missing in TRUTH["shell_missing"])
+    assert all(missing in result.text for missing in TRUTH["shell_missing"])
