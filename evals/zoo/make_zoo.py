@@ -8,9 +8,10 @@ Each generator (``cases_*.py``) writes its sources into ``$ZOO_WORK`` (default
 or from what it planted. Needs: gcc/g++, valgrind, cargo, javac + Debian's junit4, go,
 shellcheck, perl's prove, postgres (initdb/pg_ctl, run as the postgres user), nginx,
 redis-server, git, apt-get, npm, cppcheck, clang-tidy, yamllint, php, ruby, terraform,
-sqlite3, and a venv with pytest, mypy, ruff, pylint (``ZOO_PYTEST``,
-``ZOO_MYPY``, ``ZOO_RUFF``, ``ZOO_PYLINT``, ``ZOO_PIP``) and node_modules with eslint and vitest
-(``ZOO_NODE_MODULES``, ``ZOO_ESLINT``).
+sqlite3, node, and a venv with pytest, mypy, ruff, pylint (``ZOO_PYTEST``,
+``ZOO_MYPY``, ``ZOO_RUFF``, ``ZOO_PYLINT``, ``ZOO_PIP``), pytest 9 (``ZOO_PYTEST9``, default: this
+interpreter's), node_modules with eslint and vitest (``ZOO_NODE_MODULES``, ``ZOO_ESLINT``) and
+with tape 5 (``ZOO_TAPE_MODULES``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import cases_forms  # noqa: F401
 import cases_fresh  # noqa: F401
 import cases_lint  # noqa: F401
 import cases_ops  # noqa: F401
+import cases_runs  # noqa: F401
 import cases_runtime  # noqa: F401
 import cases_servers  # noqa: F401
 import cases_tests  # noqa: F401

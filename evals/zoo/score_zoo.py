@@ -13,14 +13,17 @@ scored, each as an agent would meet them:
 Per case: tokens in and out, reduction, must recall (the package's recall: ANSI stripped,
 ``@ file`` rows expanded), and whether the header's first error holds ``first_failure`` (``—``
 when the output passed through whole, so there is no header; for cases whose truth has no
-failure, the header must name none). Exit 1 when any case misses an item or names a wrong first
-error.
+failure, the header must name none), and whether the header's ``failing tests (N`` and
+``passing tests: M`` are the runner's counts (``reported_counts``, from its machine-readable
+report or the planted list). Exit 1 when any case misses an item, names a wrong first error or
+counts its tests wrong.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import shlex
 import subprocess
 import sys
@@ -47,6 +50,24 @@ def _first_ok(first: str | None, expected: str | None, passthrough: bool) -> str
     if first is None:
         return "MISSING"
     return "ok" if expected in first else "WRONG"
+
+
+_COUNT_LINES = (re.compile(r"^failing tests \((\d[\d,]*)"), re.compile(r"^passing tests: (\d[\d,]*)"))
+
+
+def _counts_ok(text: str, truth: dict[str, object], passthrough: bool) -> str:
+    """Whether the header's failing/passing counts are the runner's (truth: its machine-readable
+    report, or the planted list); ``—`` when the case has none or passed through."""
+    expected = truth.get("reported_counts")
+    if passthrough or not isinstance(expected, dict):
+        return "—"
+    lines = text.splitlines()[:8]
+    got = []
+    for pattern in _COUNT_LINES:
+        found = next((m.group(1) for line in lines if (m := pattern.match(line))), "0")
+        got.append(int(found.replace(",", "")))
+    want = [int(expected["failed"]), int(expected["passed"])]
+    return "ok" if got == want else f"WRONG ({got[0]}/{got[1]}, runner {want[0]}/{want[1]})"
 
 
 def _header_first(lines: list[str]) -> str | None:
@@ -78,6 +99,7 @@ def score_output(folder: Path, truth: dict[str, object], extra: tuple[str, ...] 
         "must": got,
         "first": _first_ok(first_text, truth.get("first_failure"), env["passthrough"]),  # type: ignore[arg-type]
         "first_text": first_text,
+        "counts": _counts_ok(env["text"], truth, env["passthrough"]),
         "rc_ok": True,
     }
 
@@ -98,6 +120,7 @@ def score_run(folder: Path, truth: dict[str, object]) -> dict[str, object]:
         "must": got,
         "first": _first_ok(header, truth.get("first_failure"), passthrough),  # type: ignore[arg-type]
         "first_text": header,
+        "counts": _counts_ok(text[text.find("[summarizer output") :], truth, passthrough),
         "rc_ok": done.returncode == rc,
     }
 
@@ -109,16 +132,16 @@ def _row(name: str, r: dict[str, object]) -> str:
     red = 1 - r["out"] / max(r["in"], 1)  # type: ignore[operator]
     return (
         f"| {name} | {r['in']:,} | {r['out']:,} | {red:.1%} | {must.found}/{must.total} | "  # type: ignore[attr-defined]
-        f"{r['first']} | {'ok' if r['rc_ok'] else 'WRONG'} |"
+        f"{r['first']} | {r['counts']} | {'ok' if r['rc_ok'] else 'WRONG'} |"
     )
 
 
 def _table(route: str, rows: list[tuple[str, dict[str, object]]]) -> tuple[list[str], bool]:
     lines = [
         f"\n### route: summarizer {route}\n",
-        "| case | tokens in | tokens out | reduction | must | first error | exit code |",
+        "| case | tokens in | tokens out | reduction | must | first error | test counts | exit code |",
     ]
-    lines.append("|---|---:|---:|---:|---:|---|---|")
+    lines.append("|---|---:|---:|---:|---:|---|---|---|")
     ok = True
     for name, r in rows:
         lines.append(_row(name, r))
@@ -133,6 +156,8 @@ def _table(route: str, rows: list[tuple[str, dict[str, object]]]) -> tuple[list[
         f"\nTotals ({route}): {len(rows)} cases; must {found}/{total}; cases at 100% must {full}/{len(rows)}; "
         f"first error ok {firsts.count('ok')}, wrong/missing/invented "
         f"{sum(1 for f in firsts if f not in ('ok', '—'))}, no header (passed through) {firsts.count('—')}; "
+        f"test counts right {sum(1 for r in good if r['counts'] == 'ok')}, wrong "
+        f"{sum(1 for r in good if str(r['counts']).startswith('WRONG'))}; "
         f"exit codes right {sum(1 for r in good if r['rc_ok'])}/{len(good)}; tokens {t_in:,} -> {t_out:,} "
         f"({1 - t_out / max(t_in, 1):.1%} smaller)"
     )
@@ -145,6 +170,9 @@ def _table(route: str, rows: list[tuple[str, dict[str, object]]]) -> tuple[list[
             ok = False
         if r["first"] not in ("ok", "—"):
             lines.append(f"  FIRST ERROR [{name}] {r['first']}: header says {str(r['first_text'])[:160]!r}")
+            ok = False
+        if str(r["counts"]).startswith("WRONG"):
+            lines.append(f"  TEST COUNTS [{name}] {r['counts']}")
             ok = False
         if not r["rc_ok"]:
             ok = False

@@ -299,7 +299,9 @@ def _runner_class(template: str, low: str) -> LineClass | None:
     if formats.is_announcement(template):
         return LineClass(PASS, "announce")
     if formats.is_pass_line(template):
-        return LineClass(PASS)
+        # A step done ("creating subdirectories ... ok") passes, but is no test: like an
+        # announcement, it is not counted.
+        return LineClass(PASS) if formats.counts_as_test(template) else LineClass(PASS, "announce")
     if rules.LISTING.match(template):
         return _LISTED
     special = formats.special_kind(template, low)

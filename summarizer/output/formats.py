@@ -18,6 +18,7 @@ from summarizer.core.lazyre import lazy
 
 __all__ = [
     "FAMILIES",
+    "counts_as_test",
     "failing_test_name",
     "family_hits",
     "is_announcement",
@@ -30,7 +31,7 @@ __all__ = [
 # split: branches anchored at the line start run with ``match`` (one position), the few that can
 # sit anywhere run with ``search`` only after a plain substring check.
 _PASS_START = lazy(
-    r"\s*ok #+(?: -|$)"  # TAP
+    r"\s*ok #+(?:\s|$)"  # TAP (the dash before the description is optional)
     r"|\s*(?:✓|✔|√|\[PASS\]|PASS:?)\s"  # jest/vitest/mocha, go, generic
     r"|\s*--- (?:PASS|SKIP): "  # go test -v
     r"|ok\s+\S+\s+(?:\(cached\)|[#.]+m?s)"  # go package ok
@@ -40,6 +41,10 @@ _PASS_END = lazy(
     r"\s(?:PASSED|XFAIL|XPASS|SKIPPED|SKIP|XFAILED)(?: \(.*\))?\s*(?:\[ *#+%\])?$"  # pytest -v
     r"|\s\.\.\. (?:ok|skipped.*)$"  # unittest -v
 )
+# A "... ok" row counts as a test when it names one: unittest's "test_a (pkg.mod.C.test_a) ... ok",
+# cargo's "test a ... ok". A bare "creating subdirectories ... ok" is a step (initdb's), and a
+# docstring's row is counted by unittest's own "Ran N tests".
+_NAMED_OK = lazy(r"\s\([\w.#<>]+\)(?: \(.*\))? \.\.\. |^test \S")
 
 # Announcements of a test about to run (node:test "# Subtest:", go "=== RUN"): neither pass nor fail.
 _ANNOUNCE = lazy(r"^\s*# Subtest: |^=== (?:RUN|PAUSE|CONT|NAME)\s")
@@ -47,10 +52,10 @@ _ANNOUNCE = lazy(r"^\s*# Subtest: |^=== (?:RUN|PAUSE|CONT|NAME)\s")
 _SUMMARY_START = lazy(
     r"=+ .*\b(?:passed|failed|errors?|no tests ran)\b.* in [#.]+s.*=+$"
     r"|#+ (?:passed|failed)\b.* in [#.]+s"
-    r"|[#ℹ] (?:tests|suites|pass|fail|cancelled|skipped|todo) #+$"
+    r"|[#ℹ] (?:tests|suites|pass|fail|cancelled|skipped|todo)\s+#+$"
     r"|(?:Tests?|Test Suites|Test Files|Snapshots):\s+.*#+ (?:passed|failed|total|skipped)"
     r"|test result: |Ran #+ tests? in |(?:OK|FAILED)(?: \(.*\))?$"
-    r"|Found #+ errors?\b|\s*✖ #+ problems?"
+    r"|Found #+ errors?\b|\s*✖ #+ problems?|#+ (?:runs|tests), #+ assertions, #+ failures, "
     r"|(?:FAIL|ok)\s+\S+\s+[#.]+m?s$|FAIL$|\s*(?:#+ (?:passing|failing|pending))\b"
 )
 _SUMMARY_ANY = lazy(
@@ -60,16 +65,17 @@ _SUMMARY_ANY = lazy(
 
 # Failing-test headers; the named group ``name`` is the test's name.
 _FAILING = lazy(
-    r"^(?:FAILED|ERROR) (?P<name>\S+::\S+)"  # pytest short summary
+    r"^(?:FAILED|ERROR|SUBFAILED\S*(?: \([^)]*\))?) (?P<name>\S+::\S+)"  # pytest short summary (9's subtests)
     r"|^_{3,} (?:ERROR at \w+ of )?(?P<name2>\S.*?) _{3,}$"  # pytest section header
-    r"|^\s*not ok #+ - (?P<name3>.+?)(?: # .*)?$"  # TAP
+    r"|^\s*not ok #+(?: -)? (?P<name3>.+?)(?: # .*)?$|^\s*not ok #+$"  # TAP
     r"|^\s*--- FAIL: (?P<name4>\S+)"  # go test
-    r"|^(?:FAIL|ERROR): (?P<name5>\w+ \(.*\))"  # unittest
+    r"|^(?:FAIL|ERROR): (?P<name5>[\w#]+ \(.*\))"  # unittest
     r"|^\s*● (?P<name6>.+)$"  # jest
     r"|^\s*(?:✗|✘|×|✖|❌)\s+(?P<name7>.+?)(?: \(?[#.]+ ?m?s\)?)?$"  # mocha/vitest/jest
     r"|^test (?P<name8>\S+) \.\.\. FAILED$"  # cargo test
     r"|^\s*FAIL\s+(?P<name9>\S+.*)$"  # jest/vitest file
     r"|^\s+#+\) (?P<name10>\S.*?):?$"  # mocha: failing tests are the numbered ones
+    r"|^(?P<name11>\S+::\S+) SUBFAILED\S*(?: \([^)]*\))?\s*(?:\[ *#+%\])?$"  # pytest 9 -v: a subtest failed
 )
 
 _FRAME = lazy(
@@ -109,6 +115,11 @@ def is_announcement(template: str) -> bool:
     return (template.lstrip().startswith("# Subtest: ") or template.startswith("=== ")) and bool(
         _ANNOUNCE.search(template)
     )
+
+
+def counts_as_test(template: str) -> bool:
+    """Whether a pass line (:func:`is_pass_line`) is a test's result, to be counted as a passing test."""
+    return " ... " not in template or bool(_NAMED_OK.search(template))
 
 
 def is_pass_line(template: str) -> bool:

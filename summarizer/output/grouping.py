@@ -23,6 +23,7 @@ from summarizer.output.kept import Kept
 
 __all__ = [
     "FACTOR_MARK",
+    "INCLUDE_CODE",
     "WarningGroup",
     "expand",
     "factor",
@@ -34,6 +35,8 @@ __all__ = [
 ]
 
 FACTOR_MARK = "…"
+# The group of a compiler's include trail: folded with the warnings, counted as none of them.
+INCLUDE_CODE = "included from"
 _FACTOR_RUN = 3
 _FILE = lazy(r"^(?P<file>.*?)(?::\[?\d|\(\d)")
 _CODE = lazy(r"\[(-W[\w=+-]+|[a-z][\w-]*)\]\s*$|\b(TS\d{4,5})\b|\s{2}([@\w/-]+)\s*$")
@@ -79,6 +82,11 @@ class WarningGroup:
     output_lines: list[int] = field(default_factory=list)
     count: int = 0
 
+    @property
+    def diagnostics(self) -> int:
+        """Warnings and notes in the group: an include trail ("In file included from a.c:3") is none."""
+        return 0 if self.code == INCLUDE_CODE else self.count
+
     def render(self, max_numbers: int = 40, *, example: bool = True) -> str:
         """``file [code] ×N: 12, 45, 78 (output lines a…b) — e.g. <first message>``."""
         numbers = list(dict.fromkeys(self.source_lines))
@@ -119,10 +127,11 @@ def render_groups(groups: Sequence[WarningGroup], budget: int, count: Callable[[
             f" output lines {lines[0]}…{lines[-1]}"
             f" — e.g. {members[0].first.line}: {members[0].first.text[:160]}"
         )
-    total = sum(g.count for g in groups)
+    total = sum(g.diagnostics for g in groups)
+    codes = len([code for code in by_code if code != INCLUDE_CODE])
     first = min(n for g in groups for n in g.output_lines)
     last = max(n for g in groups for n in g.output_lines)
-    levels.append([f"{total:,} warnings/notes in {len(by_code)} codes, output lines {first}…{last}; restore"])
+    levels.append([f"{total:,} warnings/notes in {codes} codes, output lines {first}…{last}; restore"])
     for level in levels:
         if count("\n".join(level)) <= budget:
             return level
@@ -141,7 +150,7 @@ def group_warnings(coords: Sequence[Kept]) -> list[WarningGroup]:
     groups: dict[tuple[str, str], WarningGroup] = {}
     for coord in coords:
         file = source_file(coord.location) or "?"
-        key = (file, _code(coord.text))
+        key = (file, INCLUDE_CODE if coord.kind == "include" else _code(coord.text))
         group = groups.get(key)
         if group is None:
             group = groups[key] = WarningGroup(file, key[1], coord)

@@ -9,8 +9,9 @@ pass-through results report the same verdicts.
 
 from __future__ import annotations
 
+from summarizer.core.lazyre import lazy
 from summarizer.core.records import record
-from summarizer.output import verdicts
+from summarizer.output import formats, verdicts
 from summarizer.output.kept import Kept, KeptPattern, KeptSample, Rendering
 from summarizer.output.runners import RunCounts
 
@@ -67,7 +68,7 @@ class Verdict:
 
     def passed(self, snap: Snapshot) -> int:
         """Passed tests: the runner's own count when it printed one, else the lines counted."""
-        return self.counts.passed if self.counts else snap.passed
+        return snap.passed if self.counts is None or self.counts.passed is None else self.counts.passed
 
     def rendering(
         self,
@@ -116,11 +117,23 @@ class Verdict:
 def _headline(first: Kept, snap: Snapshot) -> Kept | None:
     """The line heading a located failure's block (a checker's "Invalid read of size 4" above its
     frames), when the context kept one just above it."""
-    heads = [(n, text) for n, text in snap.context if n in snap.heads and first.line - 3 <= n < first.line]
+    heads = [
+        (n, text)
+        for n, text in snap.context
+        if n in snap.heads and first.line - 3 <= n < first.line and not _test_progress(text)
+    ]
     if not heads:
         return None
     n, text = heads[0]
     return Kept(kind="error", line=n, text=text)
+
+
+def _test_progress(text: str) -> bool:
+    """A test announced or passed (``=== RUN   TestB``, ``ok 4 name``): it heads no failure."""
+    return formats.is_announcement(text) or formats.is_pass_line(_DIGITS.sub("#", text))
+
+
+_DIGITS = lazy(r"\d")
 
 
 def _failing_line(verdict: Verdict) -> list[str]:
@@ -129,7 +142,9 @@ def _failing_line(verdict: Verdict) -> list[str]:
     shown = " · ".join(verdict.failing[:_FAILING_SHOWN])
     if len(verdict.failing) > _FAILING_SHOWN:
         shown += f" · +{len(verdict.failing) - _FAILING_SHOWN} more (in the body)"
-    source = f", from {verdict.counts.runner}'s summary" if verdict.counts else ""
+    # go and a TAP stream without closing comments print no totals: their rows were counted.
+    counts = verdict.counts
+    source = f", from {counts.runner}'s summary" if counts and counts.passed is not None else ""
     return [f"failing tests ({verdict.failed}{source}): {shown}".rstrip()]
 
 
@@ -174,9 +189,9 @@ def header_lines(snap: Snapshot, verdict: Verdict, groups: list[WarningGroup]) -
     if snap.collapse:
         lines.append("all tests passed: only the summary is kept")
     lines += _first_line(verdict)
-    if groups:
+    if counted := [g for g in groups if g.diagnostics]:
         lines.append(
-            f"warnings/notes: {sum(g.count for g in groups):,} in {len(groups)} (file, code) groups,"
+            f"warnings/notes: {sum(g.diagnostics for g in counted):,} in {len(counted)} (file, code) groups,"
             " listed after the errors"
         )
     return lines + _facts(snap)

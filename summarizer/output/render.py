@@ -127,6 +127,8 @@ def _coordinate_rows(snap: Snapshot, listed: list[Kept], merged: dict[int, str])
         note = f"[{snap.http_4xx_more:,} further 4xx request lines, lines {first}…{last}; restore]"
         body.rows.append((first, f"{first}: {note}"))
     for stat in snap.soft_patterns:
+        if stat.count <= 1 and stat.sample_line in taken:
+            continue  # its one line is a coordinate row already (a warning heading its `-->` location)
         body.rows.append((stat.sample_line, f"{stat.sample_line}: {_pattern_note(stat)}{_sample(stat)}"))
     return body
 

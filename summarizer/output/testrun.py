@@ -22,6 +22,7 @@ from __future__ import annotations
 from summarizer.core.lazyre import lazy
 from summarizer.core.records import replace
 from summarizer.output.lines import decode_line
+from summarizer.output.runners import short_summary_id
 
 TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
 if TYPE_CHECKING:
@@ -43,8 +44,6 @@ _PYTEST_MARK = lazy(r"^(?:E {2,}\S|> {3,}\S)")
 _SECTION = lazy(r"^_{3,} .+ _{3,}$")
 _SOURCE = lazy(r"^ {4}")
 _FIXTURE_VALUE = lazy(r"^[A-Za-z_]\w* = \S")
-# The short summary's row: the id (which may hold spaces inside its brackets), then " - message".
-_SUMMARY_ROW = lazy(r"^(?:FAILED|ERROR) (.+?)(?= - |\s*$)")
 _RULE = lazy(r"([_=!])\1{4,}")
 _SPACED_RULE = lazy(r"^(?:_ ){4,}_?$")
 _MAX_LISTED = 40
@@ -94,7 +93,7 @@ def fold_summary(listed: list[Kept], failing: tuple[str, ...]) -> tuple[list[Kep
     if not failing or len(failing) > _MAX_LISTED:
         return listed, 0
     named = set(failing)
-    rows = {id(c) for c in listed if (m := _SUMMARY_ROW.match(c.text)) and m.group(1) in named}
+    rows = {id(c) for c in listed if (name := short_summary_id(c.text)) and name in named}
     return [c for c in listed if id(c) not in rows], len(rows)
 
 

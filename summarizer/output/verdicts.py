@@ -14,7 +14,7 @@ from summarizer.output.formats import failing_test_name
 from summarizer.output.frames import is_third_party
 from summarizer.output.kept import ERROR_KINDS, Kept
 from summarizer.output.rows import report_lines
-from summarizer.output.runners import RunCounts, failing_names, run_counts
+from summarizer.output.runners import NOT_NAMES, RunCounts, failing_names, run_counts
 
 __all__ = [
     "ERROR_KINDS",
@@ -51,7 +51,15 @@ _ERROR_START = lazy(r"\s*(?:[\w.]*(?:Error|Exception)\b|ERROR\b|error\b|fatal\b|
 
 
 def failing_tests(coords: list[Kept]) -> list[str]:
-    return failing_names(c.text for c in coords if c.kind == "failing_test")
+    texts: list[str] = []
+    under: dict[int, str] = {}
+    for n, coord in enumerate(coords):
+        if coord.kind != "failing_test":
+            continue
+        if n + 1 < len(coords) and coords[n + 1].line == coord.line + 1:
+            under[len(texts)] = coords[n + 1].text
+        texts.append(coord.text)
+    return failing_names(texts, under)
 
 
 def first_error(coords: list[Kept], shape: str | None = None) -> Kept | None:
@@ -73,41 +81,74 @@ def first_error(coords: list[Kept], shape: str | None = None) -> Kept | None:
     found = [c for c in errors if not _verdict_line(c)]
     progress = [c for c in errors if _PROGRESS.match(c.text.strip())]
     located = [c for c in usable if c.kind in _FALLBACK_KINDS or (c.line in rows and c.location)]
-    # A failing test's block says how it failed: its first error line, or else its location.
-    inside = sorted(found + located, key=lambda c: c.line)
-    if progress and (not found or progress[0].line < _pick(found).line):
-        # The first test to fail, by the runner's progress line: its block says how it failed.
+    covered = {c.line for c in usable}
+    # A failing test's block says how it failed: its first error line, or else its location; not a
+    # line that repeats what its progress row said (unittest prints the docstring under "FAIL:").
+    described = {_PROGRESS_VERDICT.sub("", c.text.strip()).strip() for c in progress}
+    inside = sorted((c for c in found + located if c.text.strip() not in described), key=lambda c: c.line)
+    if progress and (not found or progress[0].line < _pick(found, covered).line):
+        # The first test to fail, by the runner's progress line: its block says how it failed (a
+        # progress row that names no test, a docstring's, leads to the first failure's block).
         block = _block_of(progress[0], found)
-        return _inside_test(block, inside) if block else _pick(found) if found else progress[0]
+        return _inside_test(block or _pick(found, covered), inside) if block or found else progress[0]
     if found:
-        return _inside_test(_pick(found), inside)
+        return _inside_test(_pick(found, covered), inside)
     if located:
         by_line = {c.line: c for c in usable}
         defects = [c for c in located if _DEFECT.search(_message(c, by_line))]
         if rows:  # a coded report's rows are alike, however indented: the first one (or defect)
             return _headed((defects or located)[0], by_line)
-        return _headed(_pick(defects or located), by_line)
+        return _headed(_pick(defects or located, covered), by_line)
     if errors:
-        return _pick(errors)
+        return _pick(errors, covered)
     warned = [c for c in usable if c.kind in WARNING_KINDS]
-    return _pick(warned) if warned else None
+    return _pick(warned, covered) if warned else None
 
 
 def _block_of(verdict: Kept, found: list[Kept]) -> Kept | None:
-    """The failing-test header, after a progress line, that names the same test."""
-    test = verdict.text.strip().split()
-    name = (test[1] if test[0] == "test" and len(test) > 1 else test[0]).rsplit("::", 1)[-1]
-    if len(name) < 3:
+    """The failing-test header, after a progress line, that names the same test: the words of one
+    name end the other's (``tests/test_a.py::Suite::test_b`` and pytest's ``Suite.test_b``,
+    unittest's ``test_b (pkg.Suite.test_b)`` on both)."""
+    words = _name_words(_PROGRESS_VERDICT.sub(r" \1 \2", verdict.text.strip()))
+    if not words:
         return None
-    named = re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w.])")
-    return next((c for c in found if c.kind == "failing_test" and named.search(c.text)), None)
+    for coord in found:
+        if coord.kind != "failing_test" or coord.line <= verdict.line:
+            continue
+        named = _name_words(failing_test_name(coord.text) or "")
+        common = min(len(named), len(words))
+        if common and named[-common:] == words[-common:] and len("".join(words[-common:])) >= 3:
+            return coord
+    return None
 
 
-def _pick(found: list[Kept]) -> Kept:
+# What a progress row says around the test's id: the worker, the percentage, the result.
+# (a subtest's message and parameters stay: its section is headed "test_a [msg] (n=3)").
+_PROGRESS_VERDICT = lazy(
+    r"^(?:\[gw\d+\] )?(?:\[ *\d+%\] )?(?:(?:FAILED|ERROR) )?(?:test )?"
+    r"|(?: \.\.\.)? (?:FAILED|FAIL|ERROR|SUBFAILED(\[[^\]]*\])?(?: ?(\([^)]*\)))?)"
+    r"(?: +\[ *\d+%\]| +\(\d+(?:\.\d+)? ?m?s\))? *$"
+)
+_WORD = lazy(r"\w+")
+
+
+def _opens(coord: Kept, covered: set[int] | frozenset[int]) -> bool:
+    """An indented ``file:line: message`` with no failure on the line above: a message of its own."""
+    location = coord.location
+    return bool(location) and coord.line - 1 not in covered and coord.text.lstrip().startswith(location or "")
+
+
+def _name_words(name: str) -> tuple[str, ...]:
+    return tuple(_WORD.findall(name))
+
+
+def _pick(found: list[Kept], covered: set[int] | frozenset[int] = frozenset()) -> Kept:
     own = [c for c in found if not is_third_party(c.text)]
-    # An indented line continues the message above it (tsc's "Overload 1 of 2 ..."), unless
-    # it is itself an error line (pip indents its subprocess's "ERROR: ...") or a test's header.
-    heads = [c for c in own if not c.text[:1].isspace() or _heads_a_failure(c)]
+    # An indented line continues the message above it (tsc's "Overload 1 of 2 ..."), unless it is
+    # itself an error line (pip indents its subprocess's "ERROR: ..."), a test's header, or a located
+    # diagnostic with no failure above it to continue (go test -v prints a test's log lines,
+    # "    x_test.go:50: got 3, want 4", before its verdict).
+    heads = [c for c in own if not c.text[:1].isspace() or _heads_a_failure(c) or _opens(c, covered)]
     heads = heads or [c for c in found if not c.text[:1].isspace()]
     return (heads or own or found)[0]
 
@@ -129,8 +170,12 @@ _TALLY = lazy(
 )
 _PROGRESS = lazy(
     r"^(?:\[gw\d+\] )?(?:\[ *\d+%\] )?(?:test )?\S+(?: \([\w.]+\))?(?: \.\.\.)? "
-    r"(?:FAILED|FAIL|ERROR)(?: +\[ *\d+%\]| +\(\d+(?:\.\d+)? ?m?s\))? *$"
+    r"(?:FAILED|FAIL|ERROR|SUBFAILED(?:\[[^\]]*\])?(?: ?\([^)]*\))?)"
+    r"(?: +\[ *\d+%\]| +\(\d+(?:\.\d+)? ?m?s\))? *$"
     r"|^(?:\[gw\d+\] )?\[ *\d+%\] (?:FAILED|ERROR) \S+ *$"
+    # unittest -v: whatever names the test (its docstring's first line, a doctest, a subtest's
+    # parameters), the result comes after " ... "
+    r"|^.*\S \.\.\. (?:FAILED|FAIL|ERROR)$"
 )
 
 
@@ -212,7 +257,9 @@ def _banner(coord: Kept, coords: list[Kept]) -> bool:
 
 def _inside_test(first: Kept, inside: list[Kept]) -> Kept:
     """A failing test's header stands for its failure only when its block names no error line
-    (nor, failing that, a location: minitest's ``TestX#test_a [test/x.rb:33]:`` under ``1) Failure:``)."""
+    (nor, failing that, a location: minitest's ``TestX#test_a [test/x.rb:33]:`` under ``1) Failure:``),
+    or when its first error line only repeats the test's name (TAP's ``Error: <name>`` stack head).
+    The block's source lines (a traceback's ``    self.assertEqual(``) yield to its error lines."""
     if first.kind != "failing_test":
         return first
     block = []
@@ -222,8 +269,43 @@ def _inside_test(first: Kept, inside: list[Kept]) -> Kept:
         if coord.kind == "failing_test":
             break
         block.append(coord)
+    above = _log_above(first, inside)
+    # Log lines that end right above the verdict are its test's (go test -v); lines under it that
+    # run on to the next verdict are the next test's.
+    block = above if above and above[-1].line == first.line - 1 else block or above
     errors = [c for c in block if c.kind not in _FALLBACK_KINDS]
-    return (errors or block or [first])[0]
+    heads = [c for c in errors if not c.text[:1].isspace() or _heads_a_failure(c)]
+    chosen = (heads or errors or block or [first])[0]
+    if chosen is not first and _repeats_name(chosen.text, failing_test_name(first.text)):
+        return first
+    return chosen
+
+
+def _log_above(verdict: Kept, inside: list[Kept]) -> list[Kept]:
+    """The indented log lines a runner printed before a verdict with nothing under it (``go test -v``
+    prints ``    x_test.go:18: got 3, want 4`` while the test runs, its ``--- FAIL`` after it ends)."""
+    above = [c for c in inside if c.line < verdict.line]
+    opens = (n for n, c in enumerate(above) if c.kind == "failing_test" or not c.text[:1].isspace())
+    start = max(opens, default=-1)
+    lines = above[start + 1 :]
+    if lines and lines[-1].line == verdict.line - 1:
+        # A run of lines right above it is the test's own; earlier ones belong to tests that passed.
+        run = len(lines) - 1
+        while run and lines[run - 1].line == lines[run].line - 1:
+            run -= 1
+        lines = lines[run:]
+    return [c for c in lines if c.location and c.text.lstrip().startswith(c.location)]
+
+
+def _repeats_name(text: str, name: str | None) -> bool:
+    """``Error: defaults to a depth of 5`` under ``not ok 3 defaults to a depth of 5``."""
+    if not name or len(name) < 8:
+        return False
+    message = _ERROR_PREFIX.sub("", text.strip())
+    return message == name.strip()
+
+
+_ERROR_PREFIX = lazy(r"^[\w.]*(?:Error|Exception|Failure)\b:? *")
 
 
 def test_of(first: Kept, coords: list[Kept]) -> str | None:
@@ -237,14 +319,32 @@ def test_of(first: Kept, coords: list[Kept]) -> str | None:
         if coord.kind == "failing_test":
             header = coord
     if header is None or first.line - header.line > _TEST_BLOCK_LINES:
+        header = _verdict_below(first, coords)
+    if header is None:
         return None
     name = failing_test_name(header.text)
     # minitest's "1) Failure:" names no test: the block's own first line does.
-    return None if name is None or name.lower().rstrip(":") in _NOT_NAMES else name
+    return None if name is None or name.lower().rstrip(":") in NOT_NAMES else name
 
 
 _TEST_BLOCK_LINES = 200
-_NOT_NAMES = frozenset({"failure", "failures", "error", "errors", "failed", "fail"})
+
+
+def _verdict_below(first: Kept, coords: list[Kept]) -> Kept | None:
+    """The failing test whose verdict comes after its indented log lines (``go test -v``), when
+    no failing test heads the block above: the first header below, every line between indented."""
+    if not first.text[:1].isspace():
+        return None
+    for coord in coords:
+        if coord.line <= first.line:
+            continue
+        if coord.line - first.line > _TEST_BLOCK_LINES:
+            return None
+        if coord.kind == "failing_test":
+            return coord
+        if not coord.text[:1].isspace():
+            return None
+    return None
 
 
 def _heads_a_failure(coord: Kept) -> bool:
