@@ -47,8 +47,12 @@ _SEARCH_ROW = lazy(r"^[^\s:]+:#+[:-]|^[^\s:#][^\s:]*?[./][^\s:]*?-#+-|^--$")
 # is none).
 _BARE_HIT_ROW = lazy(r"^(?:[^\s:]*/)?[^\s:/]*[^\s:/.]\.[A-Za-z][\w#+-]{0,15}:(?!\s?(?:line )?#+[:-])")
 # A compiler's or type checker's located message (mypy's "a.py:3: error: ... [code]", gcc's
-# "a.c:3:5: warning:"): the severity word after the location makes it a diagnostic, not a hit.
-_DIAGNOSTIC_ROW = lazy(r"^[^\s:]+:#+(?::#+)*: ?(?:(?:fatal )?error|warning|note|info|remark|hint)\b")
+# "a.c:3:5: warning:"): the severity word after the location makes it a diagnostic, not a hit; so
+# does a linter's rule code there (ruff's and flake8's "a.py:3:1: E501 ...").
+_DIAGNOSTIC_ROW = lazy(
+    r"^[^\s:]+:#+(?::#+)*: ?(?:(?:fatal )?error|warning|note|info|remark|hint)\b"
+    r"|^[^\s:]+:#+:#+: [A-Z]{1,8}#{1,5}(?=[\s:\[])"
+)
 # grep -n of one file (and cat -n): numbered lines of a file are content, not a log (a time is not one).
 _NUMBERED_ROW = lazy(r"^\s*#+(?::(?![#\s])|-(?!#)|\t)")
 _VCS_ROW = lazy(

@@ -117,3 +117,20 @@ def test_errors_stay_whole_and_their_notes_fold_when_the_errors_alone_overflow(r
     assert not [row for row in shown.splitlines() if ": note: " in row]
     assert f"warnings/notes: {notes} in " in result.text
     assert result.compressed_tokens * 2 < result.original_tokens  # was 68% of it with the notes listed
+
+
+def test_one_line_coded_rows_are_diagnostics_that_fold_by_code(run: Run) -> None:
+    """``--output-format concise`` puts the code right after the location (``a.py:3:1: E501 ...``):
+    a linter's row, not a grep hit. Past the target it folds by code like the full format, and the
+    first row is the first error. Truth: ``ruff check --output-format json`` of the same files."""
+    truth = json.loads(fixture_bytes("real_ruff_select_all.json"))
+    result = run(fixture_bytes("real_ruff_select_all_concise.txt"), target=400)
+    assert "· diagnostics ·" in result.text.splitlines()[0]
+    assert result.compressed_tokens <= 400
+    counts: dict[str, int] = {}
+    for _, _, _, code, _ in truth:
+        counts[code] = counts.get(code, 0) + 1
+    assert {code: span[0] for code, span in _spans(result.text).items()} == counts
+    path, row, column, code, message = truth[0]
+    assert result.first_error is not None
+    assert result.first_error.text == f"{path}:{row}:{column}: {code} {message}"
