@@ -9,7 +9,10 @@ from __future__ import annotations
 import json
 import re
 
+from summarizer.output.dense import CodeGroup, render_codes
 from summarizer.output.grouping import expand
+from summarizer.output.kept import estimate_tokens
+from summarizer.output.rows import CodedRow
 from tests.output.conftest import Run, fixture_bytes
 
 
@@ -134,3 +137,20 @@ def test_one_line_coded_rows_are_diagnostics_that_fold_by_code(run: Run) -> None
     path, row, column, code, message = truth[0]
     assert result.first_error is not None
     assert result.first_error.text == f"{path}:{row}:{column}: {code} {message}"
+
+
+def test_code_lines_spend_the_budget_on_messages_then_on_the_smallest_codes_locations() -> None:
+    """Counts and spans always; then messages in order of first appearance; then every location of
+    the codes with the fewest rows first (the most codes complete), else their count per file."""
+    big = CodeGroup(
+        "Q000",
+        [CodedRow("Q000", "Q000 Single quotes", "a.py", f"{n}:1", (n, n + 1)) for n in range(2, 90, 2)],
+    )
+    small = CodeGroup("F401", [CodedRow("F401", "F401 `os` imported but unused", "b.py", "3:8", (1, 2))])
+    groups = [big, small]
+    tight = render_codes(groups, 0, estimate_tokens)
+    assert tight == ["Q000 ×44 (lines 2…89)", "F401 ×1 (lines 1…2)"]
+    roomy = render_codes(groups, 60, estimate_tokens)
+    assert roomy[0].startswith("Q000 ×44 (lines 2…89): Single quotes")
+    assert roomy[1] == "F401 ×1 (lines 1…2): `os` imported but unused — b.py 3:8"
+    assert "a.py 2:1 4:1" in render_codes(groups, 10**6, estimate_tokens)[0]
