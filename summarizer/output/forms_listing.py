@@ -16,6 +16,7 @@ calls a row an error.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, deque
 from collections.abc import Iterable
 from itertools import compress
@@ -236,39 +237,61 @@ class ListingTally:
             self.lines = n0 + lines_in
             return
         lines = text.split("\n")
-        inside = sorted(k - n0 - 1 for k in kept if n0 < k <= n0 + len(lines))
-        if not inside and self._fast(n0, lines, text):
-            return
-        # The rows between kept lines (a find listing's errors and their context) are still
-        # counted in C, a run at a time; a run with a line that is not a row, line by line.
-        start = 0
-        for index in [*inside, len(lines)]:
-            run = lines[start:index]
-            if run and not self._fast(n0 + start, run, "\n".join(run)):
-                self._each(n0 + start, run, kept)
-            if index < len(lines):
-                self._each(n0 + index, lines[index : index + 1], kept)
-            start = index + 1
+        if any(n0 < k <= n0 + len(lines) for k in kept) or not self._fast(n0, lines, text):
+            self._by_runs(n0, lines, text, kept)
         self.lines = n0 + len(lines)
 
-    def _each(self, n0: int, lines: list[str], kept: dict[int, str]) -> None:
-        for offset, line in enumerate(lines, 1):
+    def _by_runs(self, n0: int, lines: list[str], text: str, kept: dict[int, str]) -> None:
+        """Rows of one format still counted in C, a run at a time; the lines between the runs
+        (kept lines, ls -R headings, "total N", lines that are not rows) one by one."""
+        found = {m.start(): m for m in _LONG_ROWS.finditer(text)}
+        long = bool(found)
+        if not long:
+            found = {m.start(): m for m in _BARE_ROWS.finditer(text)}
+        run: list[int] = []
+        matches: list[re.Match[str]] = []
+        at = 0
+        for index, line in enumerate(lines):
+            match = found.get(at)
+            at += len(line) + 1
+            n = n0 + index + 1
+            if match is not None and n not in kept:
+                run.append(index)
+                matches.append(match)
+                continue
+            self._flush(n0, lines, run, matches, long)
+            run, matches = [], []
             # A kept row (a failure's context) is shown with the kept lines and still counted.
-            if n0 + offset not in kept or parse_row(line) is not None or parse_bare(line) is not None:
-                self.add(n0 + offset, line)
+            if n not in kept or parse_row(line) is not None or parse_bare(line) is not None:
+                self.add(n, line)
+        self._flush(n0, lines, run, matches, long)
+
+    def _flush(
+        self, n0: int, lines: list[str], run: list[int], matches: list[re.Match[str]], long: bool
+    ) -> None:
+        if not run:
+            return
+        kinds = [m.group(1) for m in matches] if long else ["?"] * len(matches)
+        names = [m.group(2) if long else m.group(1) for m in matches]
+        self._count(n0 + run[0], lines[run[0] : run[-1] + 1], kinds, names)
 
     def _fast(self, n0: int, lines: list[str], text: str) -> bool:
         long = _LONG_ROWS.findall(text)
         if len(long) == len(lines):
             kinds = list(map(itemgetter(0), long))
             names = list(map(itemgetter(1), long))
-            for index in [i for i, kind in enumerate(kinds) if kind == "l"]:
-                names[index] = names[index].split(" -> ", 1)[0]
         else:
             names = _BARE_ROWS.findall(text)
             if len(names) != len(lines) or not text:
                 return False
             kinds = ["?"] * len(names)
+        self._count(n0, lines, kinds, names)
+        return True
+
+    def _count(self, n0: int, lines: list[str], kinds: list[str], names: list[str]) -> None:
+        """Count ``lines`` (line ``n0 + 1`` first), all rows: their kinds and names given."""
+        for index in [i for i, kind in enumerate(kinds) if kind == "l"]:
+            names[index] = names[index].split(" -> ", 1)[0]
         self.kinds.update(kinds)
         parts = list(map(_RPARTITION_SLASH, names))
         if self.names_used < self.name_chars:
@@ -281,7 +304,6 @@ class ListingTally:
             self.first.append((n0 + offset, line))
         start = max(len(self.first) - n0, len(lines) - self.keep_rows, 0)
         self.last.extend((n0 + i + 1, lines[i]) for i in range(start, len(lines)))
-        return True
 
     def _keep_names(self, parts: list[tuple[str, str, str]], kinds: list[str]) -> None:
         """Keep the names of a chunk's rows (``rpartition("/")`` of each) while they fit."""
