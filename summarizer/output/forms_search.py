@@ -28,9 +28,10 @@ HIT = lazy(r"^(?P<file>[^\s:]+):(?P<line>\d+):(?P<text>.*)$")
 CONTEXT = lazy(r"^(?P<file>[^\s:]+?)-(?P<line>\d+)-(?P<text>.*)$")
 # path:text, no line number (rg and grep -r without -n): the path must read as a file's, with an
 # extension (src/app.py:, ./README.md:), so that a log's "INFO:root:..." is no hit.
-# A shell's located message (x.sh: line 3: ..., dash's x.sh: 3: ...) is no hit.
+# A located message (bash's x.sh: line 3: ..., dash's x.sh: 3: ..., eslint's compact x.js: line 3,
+# col 1, Error - ...) is no hit: a text opening with a number, or "line" and a number, is a location.
 BARE_HIT = lazy(
-    r"^(?P<file>(?:[^\s:]*/)?[^\s:/]*[^\s:/.]\.[A-Za-z][\w+-]{0,15}):(?!\s?(?:line )?\d+[:-])(?P<text>.*)$"
+    r"^(?P<file>(?:[^\s:]*/)?[^\s:/]*[^\s:/.]\.[A-Za-z][\w+-]{0,15}):(?!\s?(?:line\s+)?\d)(?P<text>.*)$"
 )
 # grep -c / -l and binary-file notices are not hit rows: they leave the output as it is.
 _NOTICE = lazy(r"^(?:Binary file .* matches|grep: .*|rg: .*)$")

@@ -45,7 +45,7 @@ LISTING_ROW = lazy(
 _SEARCH_ROW = lazy(r"^[^\s:]+:#+[:-]|^[^\s:#][^\s:]*?[./][^\s:]*?-#+-|^--$")
 # rg and grep -r without -n: path:text, the path a file's, with an extension (a log's "INFO:root:"
 # is none).
-_BARE_HIT_ROW = lazy(r"^(?:[^\s:]*/)?[^\s:/]*[^\s:/.]\.[A-Za-z][\w#+-]{0,15}:(?!\s?(?:line )?#+[:-])")
+_BARE_HIT_ROW = lazy(r"^(?:[^\s:]*/)?[^\s:/]*[^\s:/.]\.[A-Za-z][\w#+-]{0,15}:(?!\s?(?:line\s+)?#)")
 # A compiler's or type checker's located message (mypy's "a.py:3: error: ... [code]", gcc's
 # "a.c:3:5: warning:"): the severity word after the location makes it a diagnostic, not a hit; so
 # does a linter's rule code there (ruff's and flake8's "a.py:3:1: E501 ...").

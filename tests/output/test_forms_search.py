@@ -144,3 +144,14 @@ def test_a_shells_located_errors_are_no_search_hits(store: OriginalStore, name: 
     assert result.first_error is not None
     assert any(missing in result.first_error.text for missing in TRUTH["shell_missing"])
     assert all(missing in result.text for missing in TRUTH["shell_missing"])
+
+
+def test_eslints_compact_report_is_no_search(store: OriginalStore) -> None:
+    """``file.js: line 3, col 1, Error - message (rule)`` names a file without a line number the
+    way grep does, but the line and column follow: a diagnostic. Truth: ``eslint -f json``."""
+    truth = json.loads(fixture_bytes("real_eslint_compact.json"))
+    errors = [(f["filePath"], m["line"]) for f in truth for m in f["messages"] if m["severity"] == 2]
+    result = _compress(store, "real_eslint_compact.txt", target_tokens=400, floor_tokens=0)
+    assert "· search ·" not in result.text.splitlines()[0]
+    assert result.first_error is not None
+    assert any(result.first_error.text.startswith(f"{file}: line {line}, ") for file, line in errors)
