@@ -18,6 +18,7 @@ from summarizer.core.records import record
 from summarizer.output import coordinates as co
 from summarizer.output import rules
 from summarizer.output.context import BEFORE, Context
+from summarizer.output.formats import LEAD_IN
 from summarizer.output.frames import TraceBlock
 from summarizer.output.kept import ERROR_KINDS
 from summarizer.output.lines import decode_line
@@ -55,6 +56,11 @@ _ESLINT_ROW = lazy(rb"^\s+\d+:\d+\s")
 _ARROW = lazy(rb"^\s*--> ")
 # Failing-test headers whose details follow, indented: TAP "not ok", jest "●", spec/mocha marks.
 _BLOCK_HEADER = lazy("^\\s*(?:not ok\\b|●|✖|✗|✘|×|❌|\\d+\\) )".encode())
+_LEAD_IN = lazy(LEAD_IN.encode())
+_NUMBERED = lazy(rb"^\s*\d+\) \S")
+# A numbered heading that names only a failure kind (minitest's "1) Failure:"): the test's name and
+# its message are the unindented lines under it.
+_KIND_HEADING = lazy(rb"^\s*\d+\) (?:Failure|Error|Fail(?:ed)?)\w*:?\s*$")
 _ESLINT_LINE = lazy(r"^\s+#+:#+\s")
 # An error line ending in a colon announces the indented list that follows (git's file lists).
 _LIST_HEADER = lazy(rb"^(?:error|fatal|ERROR|FATAL|Error)\b[^\n]*:\s*$")
@@ -87,6 +93,11 @@ class FailureBlock:
     indent: int
     kept: int = 0
     trace: TraceBlock | None = None
+    # A section of numbered failures (``There were 2 failures:``, then ``1) name``): each failure's
+    # block runs to the next numbered heading, not by indentation (JUnit, PHPUnit and minitest print
+    # the message and the expected/actual diff unindented under the heading).
+    section: bool = False
+    headed: bool = False
 
 
 @record
@@ -133,7 +144,7 @@ class SlowPath:
         """One line that is special or inside an open block: blocks first, then its class."""
         template = raw[:MAX_TEMPLATE_BYTES].translate(DIGITS)
         cls = rec.cls
-        if self._continues(n, raw, cls):
+        if self._continues(n, raw, cls, rec.lc.kind):
             return
         if self._expect_exception and raw.strip():
             self._expect_exception = False
@@ -154,13 +165,13 @@ class SlowPath:
         elif cls == co.COORD:
             self._coordinate(n, raw, template, rec.lc, full)
 
-    def _continues(self, n: int, raw: bytes, cls: int) -> bool:
+    def _continues(self, n: int, raw: bytes, cls: int, kind: str = "") -> bool:
         """True when the line belongs to an open block (announced items, a failing test, a trace)."""
         if self.ctx.busy and cls != NOISE:
             self.ctx.next_line(n, raw)
         if self._items is not None and self._in_items(n, raw):
             return True
-        if self._failure is not None and self._in_failure(n, raw, cls):
+        if self._failure is not None and self._in_failure(n, raw, cls, kind):
             return True
         if self._trace is not None:
             text = None
@@ -204,14 +215,21 @@ class SlowPath:
         self._open_items(raw, template)
         if lc.kind == "failing_test" and _BLOCK_HEADER.match(raw):
             indent = len(raw) - len(raw.lstrip())
-            self._failure = FailureBlock(indent)
+            kind_only = bool(_KIND_HEADING.match(raw))
+            self._failure = FailureBlock(indent, section=kind_only, headed=kind_only)
+        elif lc.kind == "summary" and _LEAD_IN.match(raw):
+            self._failure = FailureBlock(len(raw) - len(raw.lstrip()), section=True)
 
-    def _in_failure(self, n: int, raw: bytes, cls: int) -> bool:
+    def _in_failure(self, n: int, raw: bytes, cls: int, kind: str = "") -> bool:
         """Lines indented under a failing test (TAP YAML, jest details) belong to it."""
         block = self._failure
         assert block is not None
         stripped = raw.lstrip()
-        if stripped and len(raw) - len(stripped) <= block.indent:
+        if block.section:
+            handled = self._in_section(n, raw, cls, kind, block)
+            if handled is not None:
+                return handled
+        elif stripped and len(raw) - len(stripped) <= block.indent:
             self._close_failure()
             return False
         if cls == co.FRAME:
@@ -226,6 +244,31 @@ class SlowPath:
             block.kept += 1
             self._add_coord(n, raw, raw, "detail", 0, None)
         return True
+
+    def _in_section(self, n: int, raw: bytes, cls: int, kind: str, block: FailureBlock) -> bool | None:
+        """A line of a numbered-failures section: a heading opens the next failure's block; blank
+        lines go on; a passing test, a summary or a line before any heading ends the section; the
+        tool's own coordinates (exceptions, locations) are recorded as such; ``None``: a line of
+        the failure's block, kept as a detail."""
+        stripped = raw.strip()
+        if not stripped:
+            return True
+        if _NUMBERED.match(raw) and (not block.headed or len(raw) - len(raw.lstrip()) <= block.indent):
+            if block.trace is not None:
+                self._emit_trace(block.trace)
+            block.trace, block.kept, block.headed = None, 0, True
+            block.indent = len(raw) - len(raw.lstrip())
+            self._add_coord(n, raw, raw, "failing_test", 0, None)
+            return True
+        if not block.headed or cls == co.PASS or kind == "summary":
+            self._close_failure()
+            return False
+        if cls == co.COORD:
+            if block.trace is not None:
+                self._emit_trace(block.trace)
+                block.trace = None
+            return False
+        return None
 
     def _eslint_heading(self, n: int) -> bytes:
         """The file heading above a ``line:col  error  message`` row (eslint prints the file once),

@@ -18,6 +18,7 @@ from summarizer.core.lazyre import lazy
 
 __all__ = [
     "FAMILIES",
+    "LEAD_IN",
     "counts_as_test",
     "failing_test_name",
     "family_hits",
@@ -57,9 +58,12 @@ _SUMMARY_START = lazy(
     r"|test result: |Ran #+ tests? in |(?:OK|FAILED)(?: \(.*\))?$"
     r"|Found #+ errors?\b|\s*✖ #+ problems?|#+ (?:runs|tests), #+ assertions, #+ failures, "
     r"|(?:FAIL|ok)\s+\S+\s+[#.]+m?s$|FAIL$|\s*(?:#+ (?:passing|failing|pending))\b"
+    # xUnit runners: a section's lead-in ("There were 2 failures:"), the tally that closes the run
+    # (PHPUnit "Tests: 9, Assertions: 9, ...", minitest "9 runs, 9 assertions, 1 failures, ...").
+    r"|There (?:was|were) #+ \w+(?: \w+)?:$|Tests: #+, Assertions: #+|#+ (?:runs|tests), #+ assertions, "
 )
 _SUMMARY_ANY = lazy(
-    r"Tests run: #+, Failures: #+|\bBUILD (?:SUCCESS|SUCCESSFUL|FAILURE|FAILED)\b"
+    r"Tests run: #+,\s+Failures: #+|\bBUILD (?:SUCCESS|SUCCESSFUL|FAILURE|FAILED)\b"
     r"|\b#+ (?:errors?|warnings?) generated\b"
 )
 
@@ -224,9 +228,19 @@ def is_frame(template: str) -> bool:
 _FAILING_REAL = lazy(_FAILING.pattern.replace("#", r"\d"))
 
 
+# A runner's announcement that its failures follow ("There were 21 failures:", "58 failing"): the
+# numbered headings under it are failing tests, whatever their indentation (output/blocks.py), and
+# the first failure is the first of them (output/verdicts.py).
+LEAD_IN = r"^\s*(?:There (?:was|were) \d+ (?:failures?|errors?|failed tests?)\b.*:|\d+ failing\b.*)\s*$"
+
+# A numbered failure heading at the line start (JUnit "1) testX(a.BTest)", PHPUnit "1) A\\BTest::t"):
+# a failing test only under its runner's lead-in (output/blocks.py), so only named here.
+_NUMBERED_REAL = lazy(r"^\s*\d+\) (?P<name>\S.*?):?\s*$")
+
+
 def failing_test_name(text: str) -> str | None:
     """The test name in a failing-test header (real text), if the line is one."""
-    match = _FAILING_REAL.match(text)
+    match = _FAILING_REAL.match(text) or _NUMBERED_REAL.match(text)
     if match is None:
         return None
     name = next((g for g in match.groups() if g), None)

@@ -12,6 +12,8 @@ tests:``), so the header takes failed/passed from these lines when one is presen
 * jest ``Tests: 2 failed, 8 passed, 10 total``; vitest ``Tests  2 failed | 8 passed (10)``;
 * mocha ``8 passing (20ms)`` / ``2 failing``;
 * minitest ``48 runs, 48 assertions, 3 failures, 0 errors, 0 skips``.
+* JUnit ``Tests run: 382,  Failures: 21`` (and Maven's ``, Errors: 0, Skipped: 0``);
+* PHPUnit ``Tests: 204, Assertions: 468, Errors: 27, Failures: 31, Skipped: 1.``.
 
 go test prints no totals, so there the header counts ``--- FAIL`` lines, and a TAP stream with no
 closing comments (``prove``) its ``not ok`` rows; their passes are the pass lines the engine counted
@@ -48,6 +50,12 @@ _GO = lazy(r"^\s*--- (PASS|FAIL): ")  # subtests' lines are indented under their
 _PYTEST_SHORT = lazy(
     r"^(?:FAILED|ERROR|SUBFAILED(?P<sub>\S*(?: \([^)]*\))?)) (?P<id>\S+?::[^\s\[]+(?:\[.*?\])?)(?= - |\s*$)"
 )
+# xUnit tallies: the total first, then named counts ("Failures: 2", "Errors: 1", "Skipped: 1").
+_XUNIT = lazy(
+    r"^\s*(?:Tests run: (?P<junit>\d+),\s+Failures: \d+(?!.*\belapsed\b)"
+    r"|Tests: (?P<phpunit>\d+), Assertions: \d+)"
+)
+_XUNIT_PART = lazy(r"\b(Failures|Errors|Skipped|Incomplete): (\d+)\b")
 
 
 @record(frozen=True)
@@ -69,7 +77,7 @@ def _numbers(parts: str) -> dict[str, int]:
 
 
 def _one_line(line: str) -> RunCounts | None:
-    """A summary one line says whole: pytest's, jest's or vitest's, minitest's."""
+    """A summary one line says whole: pytest's, jest's or vitest's, minitest's, JUnit's, PHPUnit's."""
     if (m := _PYTEST.match(line.strip())) and _PYTEST_PART.search(m.group(1)):
         n = _numbers(m.group(1))
         # An xpass ran and passed (JUnit XML counts it so); an xfail is reported with the skips.
@@ -81,6 +89,11 @@ def _one_line(line: str) -> RunCounts | None:
     if m := _MINITEST.match(line):
         runs, bad, skips = int(m.group(1)), int(m.group(2)) + int(m.group(3)), int(m.group(4) or 0)
         return RunCounts(bad, max(runs - bad - skips, 0), "minitest")
+    if (m := _XUNIT.match(line)) and m.lastgroup:
+        parts = {word.lower(): int(count) for word, count in _XUNIT_PART.findall(line)}
+        failed = parts.get("failures", 0) + parts.get("errors", 0)
+        rest = parts.get("skipped", 0) + parts.get("incomplete", 0)
+        return RunCounts(failed, max(int(m.group(m.lastgroup)) - failed - rest, 0), m.lastgroup)
     return None
 
 

@@ -10,7 +10,7 @@ import re
 
 from summarizer.core.lazyre import lazy
 from summarizer.output.engine import Engine
-from summarizer.output.formats import failing_test_name
+from summarizer.output.formats import LEAD_IN, failing_test_name
 from summarizer.output.frames import is_third_party
 from summarizer.output.kept import ERROR_KINDS, Kept
 from summarizer.output.rows import report_lines
@@ -47,6 +47,7 @@ WARNING_KINDS = ("warning", "located_warning")
 # pytest's "> source" line shows where it failed and a traceback's first line only opens it: the
 # error is the E line or the exception line after them.
 _NOT_FIRST = lazy(r">|Traceback \(most recent call last\)")
+_LEAD_IN = lazy(LEAD_IN)
 _ERROR_START = lazy(r"\s*(?:[\w.]*(?:Error|Exception)\b|ERROR\b|error\b|fatal\b|FATAL\b|FAIL)")
 
 
@@ -67,6 +68,11 @@ def first_error(coords: list[Kept], shape: str | None = None) -> Kept | None:
     (an exit status, a closing tally, a progress line), before a bare location (one that names a
     defect before a style message), before a warning; the project's own code before third-party
     frames. In search hits and version-control output the rows are data, never the failure."""
+    lead = next((c for c in coords if c.kind == "summary" and _LEAD_IN.match(c.text)), None)
+    if lead is not None and any(c.kind == "failing_test" and c.line > lead.line for c in coords):
+        # The runner announced its failures: the first is the first under the announcement, not
+        # what the tests printed while they ran.
+        coords = [c for c in coords if c.line > lead.line]
     usable = [
         c
         for c in coords
