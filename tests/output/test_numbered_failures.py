@@ -79,7 +79,8 @@ def test_minitest_keeps_each_diff_and_names_the_tests(run: Run) -> None:
 def test_a_numbered_line_with_no_announcement_is_no_failing_test(run: Run) -> None:
     """A numbered list at the line start (a shell ``case`` branch, a plan) is not a test report:
     without the runner's ``There were N failures:`` it names no failing test."""
-    lines = [*(f"step {i}: copying assets/file{i}.css" for i in range(40)), "1) rebuild the index", "2) retry"]
+    steps = [f"step {i}: copying assets/file{i}.css" for i in range(40)]
+    lines = [*steps, "1) rebuild the index", "2) rerun"]
     result = run("\n".join(lines).encode(), target=40)
     assert not re.search(r"^failing tests", result.text, re.M)
 
