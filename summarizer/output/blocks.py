@@ -18,7 +18,7 @@ from summarizer.core.records import record
 from summarizer.output import coordinates as co
 from summarizer.output import rules
 from summarizer.output.context import BEFORE, Context
-from summarizer.output.formats import LEAD_IN
+from summarizer.output.formats import LEAD_IN, is_pass_line, special_kind
 from summarizer.output.frames import TraceBlock
 from summarizer.output.kept import ERROR_KINDS
 from summarizer.output.lines import decode_line
@@ -61,6 +61,7 @@ _NUMBERED = lazy(rb"^\s*\d+\) \S")
 # A numbered heading that names only a failure kind (minitest's "1) Failure:"): the test's name and
 # its message are the unindented lines under it.
 _KIND_HEADING = lazy(rb"^\s*\d+\) (?:Failure|Error|Fail(?:ed)?)\w*:?\s*$")
+_SUITE_DEPTH = 4
 _ESLINT_LINE = lazy(r"^\s+#+:#+\s")
 # An error line ending in a colon announces the indented list that follows (git's file lists).
 _LIST_HEADER = lazy(rb"^(?:error|fatal|ERROR|FATAL|Error)\b[^\n]*:\s*$")
@@ -192,6 +193,8 @@ class SlowPath:
     def _coordinate(self, n: int, raw: bytes, template: bytes, lc: co.LineClass, full: int | None) -> None:
         if b"Traceback" in raw:
             self._saw_traceback = True
+        if lc.kind == "error" and self._suite_title(raw):
+            return
         key = None
         if template[:1] == b" " and _ESLINT_LINE.match(decode_line(template[:64])):
             # A row that names no file belongs to the file heading above it: the same row under
@@ -219,6 +222,24 @@ class SlowPath:
             self._failure = FailureBlock(indent, section=kind_only, headed=kind_only)
         elif lc.kind == "summary" and _LEAD_IN.match(raw):
             self._failure = FailureBlock(len(raw) - len(raw.lstrip()), section=True)
+
+    def _suite_title(self, raw: bytes) -> bool:
+        """A heading whose first child, indented under it, is a test row (a pass or a failure mark):
+        a suite's title (mocha's ``describe('error')``, node's ``▶ Command.error()``), whatever
+        words it holds; its tests say whether it failed."""
+        if not raw[:1].isspace() and raw[:1].isalnum():
+            return False
+        indent = len(raw) - len(raw.lstrip())
+        raws = self._chunk
+        # The first test row may sit under nested suite titles ("error" > "GET /" > "✔ ...").
+        for below in range(self._index + 1, min(self._index + 1 + _SUITE_DEPTH, len(raws))):
+            child = raws[below]
+            if not child.strip() or len(child) - len(child.lstrip()) <= indent:
+                return False
+            template = decode_line(child[:MAX_TEMPLATE_BYTES].translate(DIGITS)).rstrip("\r\n")
+            if is_pass_line(template) or special_kind(template) == "failing_test":
+                return True
+        return False
 
     def _in_failure(self, n: int, raw: bytes, cls: int, kind: str = "") -> bool:
         """Lines indented under a failing test (TAP YAML, jest details) belong to it."""

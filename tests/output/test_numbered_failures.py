@@ -87,3 +87,24 @@ def test_a_numbered_line_with_no_announcement_is_no_failing_test(run: Run) -> No
 
 def _failing_line(text: str) -> str:
     return next(line for line in text.splitlines() if line.startswith("failing tests"))
+
+
+def test_a_suite_title_with_an_error_word_is_no_failure(run: Run) -> None:
+    """node's ``▶ Command.error()`` and mocha's ``describe('error')`` are headings whose tests (the
+    rows under them) pass: never a kept failure row, never the first error; the failing test is."""
+    suite = ET.parse(FIXTURES / "real_node_spec_suites.xml").getroot()
+    failed = [case.get("name") for case in suite.iter("testcase") if case.find("failure") is not None]
+    result = run(fixture_bytes("real_node_spec_suites.txt"), target=60)
+    assert failed == ["reads decimals"]
+    assert "✖ reads decimals" in _first(result.text)
+    assert not re.search(
+        r"^\d+: .*(?:Command\.error\(\)|error handling|when an error occurs)", result.text, re.M
+    )
+
+    report = json.loads((FIXTURES / "real_mocha_spec_suites.json").read_text())
+    result = run(fixture_bytes("real_mocha_spec_suites.txt"), target=60)
+    assert [f["title"] for f in report["failures"]] == ["should read decimals"]
+    assert "AssertionError" in _first(result.text)
+    assert not re.search(r"^\d+: +error$", result.text, re.M)
+    for line in ("-4.5", "+4"):  # the failure's expected/actual diff
+        assert re.search(rf"^\d+[:|] +{re.escape(line)}$", result.text, re.M)
