@@ -30,6 +30,7 @@ CONTEXT = lazy(r"^(?P<file>[^\s:]+?)-(?P<line>\d+)-(?P<text>.*)$")
 # extension (src/app.py:, ./README.md:), so that a log's "INFO:root:..." is no hit.
 # A located message (bash's x.sh: line 3: ..., dash's x.sh: 3: ..., eslint's compact x.js: line 3,
 # col 1, Error - ...) is no hit: a text opening with a number, or "line" and a number, is a location.
+# A test id (tests/test_a.py::test_b) is one: its file is said once, each row keeps ":test_b".
 BARE_HIT = lazy(
     r"^(?P<file>(?:[^\s:]*/)?[^\s:/]*[^\s:/.]\.[A-Za-z][\w+-]{0,15}):(?!\s?(?:line\s+)?\d)(?P<text>.*)$"
 )

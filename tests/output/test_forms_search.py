@@ -155,3 +155,19 @@ def test_eslints_compact_report_is_no_search(store: OriginalStore) -> None:
     assert "· search ·" not in result.text.splitlines()[0]
     assert result.first_error is not None
     assert any(result.first_error.text.startswith(f"{file}: line {line}, ") for file, line in errors)
+
+
+def test_test_ids_are_grouped_under_their_file(store: OriginalStore) -> None:
+    """``pytest --collect-only -q`` (or ``pytest -v | grep PASSED``): ``path::name`` rows group
+    under their file like hits, each row keeping ``:name``; none is merged into a pattern.
+    Truth: the planted tests."""
+    result = _compress(store, "forms_pytest_ids.txt", floor_tokens=0)
+    assert result.text.startswith("[summarizer · search · 14 hits in 2 files")
+    file = ""
+    shown: set[str] = set()
+    for row in result.text.splitlines()[1:]:
+        if row.startswith("@ "):
+            file = row[2:]
+        else:
+            shown.add(f"{file}:{row}")
+    assert shown == set(TRUTH["pytest_ids"])
