@@ -75,6 +75,18 @@ _SOURCES_PER_FRAME = 2
 _REPEAT_CONTEXT = 3
 
 
+_GUTTER = lazy(rb"^(==|--|\*\*)\d+\1(?: |$)")
+# A function call standing alone ("main.main()", "panic(...)"): Go's half of a frame, not a headline.
+_CALL = lazy(rb"^[\w.$*/()\[\]-]+\(.*\)\s*$")
+
+
+def _ungutter(raw: bytes) -> bytes:
+    """The line without a process-id gutter (see ``rules.PID_GUTTER``)."""
+    if raw[:1] in b"=-*" and (gutter := _GUTTER.match(raw)):
+        return raw[gutter.end() :]
+    return raw
+
+
 @record
 class CoordEntry:
     """One distinct coordinate while streaming."""
@@ -140,6 +152,7 @@ class SlowPath:
     _cur_n: int
     _tail: list[bytes]
     _heading: tuple[int, bytes]
+    _trace_closed: int
 
     def _slow(self, n: int, raw: bytes, rec: TemplateStat, full: int | None) -> None:
         """One line that is special or inside an open block: blocks first, then its class."""
@@ -154,6 +167,8 @@ class SlowPath:
                 self._open_items(raw, template)
                 return
         if cls == co.FRAME:
+            if self._headline(n, raw):
+                return
             self._trace = TraceBlock(start_line=n)
             self._trace_is_python = self._saw_traceback
             self._trace_sources = 0
@@ -188,7 +203,31 @@ class SlowPath:
                 self._trace.add(n, text if text is not None else decode_line(raw[:4096]), cls == co.FRAME)
                 return True
             self._close_trace()
+            self._trace_closed = n
         return False
+
+    def _headline(self, n: int, raw: bytes) -> bool:
+        """A run of frames under a line that no rule made a failure ("Invalid read of size 4",
+        "freed by thread T0 here:"): that line is the failure's headline, and the frames with the
+        indented lines under it (continuations, more frames) are its block. A line between two runs
+        of frames is the trace going on (Go prints a function line above each file line), and a
+        line that reads as a call is a frame's own first half."""
+        prev = _ungutter(self._prev)
+        head = prev.lstrip()
+        if not head or n < 2 or self._trace_closed == n - 1 or _CALL.match(head):
+            return False
+        indent = len(prev) - len(head)
+        body = _ungutter(raw)
+        if len(body) - len(body.lstrip()) <= indent:
+            return False
+        key = self._prev if len(self._prev) <= 256 else blake2b(self._prev, digest_size=16).digest()
+        known = self.coords.get(key)
+        if known is not None and known.last_line == n - 1:
+            return False
+        self._add_coord(n - 1, self._prev, self._prev, "error", 0, None)
+        self._failure = FailureBlock(indent, trace=TraceBlock(start_line=n))
+        self._failure.trace.add(n, decode_line(raw[:4096]), True)  # type: ignore[union-attr]
+        return True
 
     def _coordinate(self, n: int, raw: bytes, template: bytes, lc: co.LineClass, full: int | None) -> None:
         if b"Traceback" in raw:
@@ -245,12 +284,13 @@ class SlowPath:
         """Lines indented under a failing test (TAP YAML, jest details) belong to it."""
         block = self._failure
         assert block is not None
-        stripped = raw.lstrip()
+        body = _ungutter(raw)
+        stripped = body.lstrip()
         if block.section:
             handled = self._in_section(n, raw, cls, kind, block)
             if handled is not None:
                 return handled
-        elif stripped and len(raw) - len(stripped) <= block.indent:
+        elif stripped and len(body) - len(stripped) <= block.indent:
             self._close_failure()
             return False
         if cls == co.FRAME:

@@ -275,10 +275,18 @@ def _level(text: str) -> tuple[str, int, int] | None:
     return None
 
 
+_GUTTER_START = frozenset("=-*")
+
+
 def classify_template(template: str) -> LineClass:
     """Classify one line template (digits already replaced by ``#``): the first rule that applies."""
     if not template or template.isspace():
         return _PLAIN
+    if template[:1] in _GUTTER_START and (gutter := rules.PID_GUTTER.match(template)):
+        found = classify_template(template[gutter.end() :])
+        if found.header_end:
+            return LineClass(found.cls, found.kind, found.header_end + gutter.end(), found.record)
+        return found
     low = template.lower()
     runner = _runner_class(template, low)
     if runner is not None:

@@ -101,6 +101,7 @@ class Engine(SlowPath):
     _trace: TraceBlock | None = None
     _trace_is_python: bool = False
     _trace_sources: int = 0
+    _trace_closed: int = 0
     _expect_exception: bool = False
     _saw_traceback: bool = False
     _failure: FailureBlock | None = None

@@ -90,6 +90,7 @@ _FRAME = lazy(
     r"|^\t\S+\.go:#+(?: \+0x[#a-f]+)?$"  # Go
     r"|^\s+\.\.\. #+ (?:more|common frames omitted)$"  # JVM elision
     r"|^\s+#+: (?:0x[#a-f]+ - )?[\w:<>$]+"  # Rust backtrace frame index
+    r"|^\s+(?:at|by) #x[#A-Fa-f]+: \S"  # a frame by code address (valgrind's tools)
 )
 
 FAMILIES: dict[str, re.Pattern[str]] = {

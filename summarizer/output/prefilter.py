@@ -144,6 +144,11 @@ TRIGGERS: tuple[bytes, ...] = (
     b'file "',
     b" at ",
     b"\tat ",
+    b" by 0x",  # valgrind's frames by code address ("at 0x..." has " at ")
+    # a process-id gutter (``==123==``) hides a rule anchored at the line's start
+    b"\n==",
+    b"\n--",
+    b"\n**",
     *(space + b"at " for space in _SPACES),
     b"#)\n",
     b".go:",

@@ -20,6 +20,7 @@ __all__ = [
     "LISTING",
     "LOCATED_SOFT",
     "PATH_ONLY",
+    "PID_GUTTER",
     "PROG_DIAG",
     "SECTION",
 ]
@@ -77,6 +78,9 @@ LOCATED_SOFT = lazy(
 # A colon counts as part of a name (Perl man pages: Net::DBus::Error.3pm.gz) unless a line number
 # follows it, which makes the line a location.
 PATH_ONLY = lazy(r"^\.{0,2}/(?:[\w.~@/+#,=%!{}\[\]-]|:(?!\d))*$")
+# A process id framing every line of a tool's own output (valgrind's ``==123==``, ``--123--``,
+# ``**123**``): the line is classified without it, so its indentation and words are the tool's.
+PID_GUTTER = lazy(r"^(==|--|\*\*)#+\1(?: |$)")
 # pytest's section rules ("=== FAILURES ===", "=== PASSES ==="): they decide what a header means.
 SECTION = lazy(r"^=+ [A-Za-z][\w ]* =+$")
 INCLUDE = lazy(r"^\s*(?:In file included from |from \S+:#+[,:]|In function |In member function )")
