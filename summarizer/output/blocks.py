@@ -225,6 +225,10 @@ class SlowPath:
         if known is not None and known.last_line == n - 1:
             return False
         self._add_coord(n - 1, self._prev, self._prev, "error", 0, None)
+        # The lines above the headline name the step that failed, as for any failure line.
+        above = [(k, line) for k, line in self._before(n, skip=1) if not self._noise(line)]
+        self.ctx.failure(n - 1, self._prev, above)
+        self.ctx.next_line(n, raw)
         self._failure = FailureBlock(indent, trace=TraceBlock(start_line=n))
         self._failure.trace.add(n, decode_line(raw[:4096]), True)  # type: ignore[union-attr]
         return True
@@ -481,11 +485,12 @@ class SlowPath:
         """True for a line the team's noise rules drop (never kept, not even as context)."""
         return self.rules is not None and self.rules.verdict(raw, PLAIN_CLASS).cls == NOISE
 
-    def _before(self, n: int) -> list[tuple[int, bytes]]:
-        """The (up to) 3 lines before the current line, from this chunk or the previous one's tail."""
+    def _before(self, n: int, skip: int = 0) -> list[tuple[int, bytes]]:
+        """The (up to) 3 lines before the current line (before the ``skip`` lines above it), from
+        this chunk or the previous one's tail."""
         raws, index = self._chunk, self._index
         out: list[tuple[int, bytes]] = []
-        for back in range(1, BEFORE + 1):
+        for back in range(1 + skip, BEFORE + 1 + skip):
             at = index - back
             if at >= 0:
                 out.append((n - back, raws[at]))

@@ -41,8 +41,8 @@ from summarizer.output.originals import OriginalStore, TeeReader
 from summarizer.output.outline import OUTLINE_TOKENS, outline
 from summarizer.output.progress import Progress, terminal_progress
 from summarizer.output.render import render
-from summarizer.output.shape import COMMIT_ROW, VCS_KEY, Shape
-from summarizer.output.snapshot import Scrubbed, Snapshot, take
+from summarizer.output.shape import DIFF_KEY, VCS_KEY, Shape
+from summarizer.output.snapshot import Scrubbed, Snapshot, take, without_hunk_errors
 from summarizer.output.testrun import fold_test_source
 from summarizer.output.verdicts import all_pass
 
@@ -272,10 +272,11 @@ def compress_plain(
     if target is None and writer.dropped:
         target = max(tokens, 1)  # too big to store, so no stored copy to pass through
     clean = Scrubbed()
-    key = VCS_KEY if shape.name == "vcs" else COMMIT_ROW if shape.name == "content" else None
+    key = VCS_KEY if shape.name == "vcs" else DIFF_KEY if shape.name == "content" else None
     snap = take(engine, clean, patterns=target is not None, key=key)
     if shape.name == "test":
         snap, _ = fold_test_source(snap)
+    snap = without_hunk_errors(snap) if shape.content else snap
     verdict = Verdict.of(
         snap,
         content=shape.content,

@@ -38,6 +38,10 @@ _LABELLED = lazy(rb"\s(?:DETAIL|HINT|CONTEXT|STATEMENT|Caused by|caused by|note|
 # next `=== RUN`/`--- PASS` line).
 _MESSAGE_HEAD = lazy(rb"panicked at \S+:\d+(?::\d+)?:\s*$|^\s*--- FAIL: Example\w* \(")
 _MESSAGE_END = lazy(rb"^(?:note: |stack backtrace:|=== [A-Z]+ |--- [A-Z]+: |FAIL\b|ok\s|PASS$)")
+# A sentence that announces what follows ("The conflict is caused by:", "Reasons:"): right after the
+# blank line that ends a failure's block, it and its lines up to the next blank are that failure's
+# message (pip's resolver names the conflicting requirements there).
+_LEAD_IN = lazy(rb"^\s*[A-Z][^:\n]{2,100}:\s*$")
 # A token that names a file (a path, or a name with an extension): a variant's varying part.
 _NAMING = lazy(rb"[\w.-]*/[\w./-]+|\b[\w-]+\.[A-Za-z]\w{0,5}\b")
 
@@ -89,11 +93,13 @@ class Context:
     folded: int = 0
     _block: _Block | None = None
     _last: tuple[int, bytes | None] = (-BEFORE - 2, None)
+    # The blank line that ended a failure's block: the line after it may announce the failure's message.
+    _gap: int = 0
 
     @property
     def busy(self) -> bool:
         """True while the next line must be seen (the line after a failure, or an open block)."""
-        return self.after > 0 or self._block is not None
+        return self.after > 0 or self._block is not None or self._gap > 0
 
     def keep(self, n: int, raw: bytes) -> None:
         """Keep line ``n`` as context (bounded in count and bytes)."""
@@ -146,6 +152,13 @@ class Context:
 
     def next_line(self, n: int, raw: bytes) -> None:
         """Called for each line while :attr:`busy`, before the line is classified."""
+        if self._gap:
+            gap, self._gap = self._gap, 0
+            if n == gap + 1 and self._block is None and _LEAD_IN.match(_body(raw)):
+                self.keep(n, raw)
+                self.heads.add(n)
+                self._block = _Block(_indent(_body(raw)), message=True)
+                return
         if self.after:
             self.after -= 1
             self.keep(n, raw)
@@ -160,10 +173,12 @@ class Context:
             self._message_line(n, raw, block)
             return
         labelled = bool(_LABELLED.search(raw, 0, 120))
-        if (
-            not stripped
-            or (_indent(body) <= block.indent and not labelled and not _CONTINUATION.match(body))
-            or (block.resume is not None and _shape(body) == block.resume)
+        if not stripped:
+            self._close()
+            self._gap = n
+            return
+        if (_indent(body) <= block.indent and not labelled and not _CONTINUATION.match(body)) or (
+            block.resume is not None and _shape(body) == block.resume
         ):
             self._close()
             return

@@ -54,13 +54,14 @@ _SCAN_FROM = MAX_TEMPLATE_BYTES - 256
 _FAMILY_TEMPLATES = 3_000
 _PATH_START = (b"/", b".")
 _SPACE_COLON_TAB = lazy(rb"[ :\t]")
-_HASH_START = frozenset(bytes([c]) for c in b"0123456789abcdefc")
+_HASH_START = frozenset(bytes([c]) for c in b"0123456789abcdef@")
 # A chunk with this many new keys goes through the prefilter (summarizer/output/prefilter.py).
 BULK_KEYS = 2048
 _INFORMATIVE = lazy(rb"[A-Za-z]{3}")
 # Commit lines (``commit <hash>``, ``git log --oneline``) differ only in a hash, which the key
-# folds: they are recorded one by one, up to a cap, for the compact form of version-control output.
-_KEY_ROW = lazy(rb"^commit [\da-f]{40}(?![\w])|^[\da-f]{7,12} \S")
+# folds, and a diff's file and hunk headers differ only in numbers: they are recorded one by one,
+# up to a cap, for the compact form of version-control output and the headers of a diff.
+_KEY_ROW = lazy(rb"^commit [\da-f]{40}(?![\w])|^[\da-f]{7,12} \S|^diff (?:--git )?\S|^@@ -\d")
 MAX_KEY_ROWS = 50_000
 _KEY_ROW_BYTES = 512
 # The one key of the lines of whole chunks of listing rows (output/listing_chunk.py): a line key

@@ -135,6 +135,8 @@ TRIGGERS: tuple[bytes, ...] = (
     *(symbol.encode() for symbol in "✓✔√✗✘✖❌×●ℹ"),
     # version control (commit lines are recorded one by one), HTTP requests
     b"\ncommit ",
+    b"\ndiff ",  # a diff's file and hunk headers are recorded one by one, like commit lines
+    b"\n@@ -",
     b"\n#######",
     b"\nconflict (",
     b"\nhint: ",

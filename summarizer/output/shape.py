@@ -24,7 +24,7 @@ from summarizer.output import coordinates as co
 from summarizer.output import rules
 from summarizer.output.patterns import normalise
 
-__all__ = ["COMMIT_ROW", "LISTING_ROW", "VCS_KEY", "Shape", "decide_shape", "is_listing_row"]
+__all__ = ["COMMIT_ROW", "DIFF_KEY", "LISTING_ROW", "VCS_KEY", "Shape", "decide_shape", "is_listing_row"]
 
 TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
 if TYPE_CHECKING:
@@ -69,6 +69,9 @@ _VCS_ROW = lazy(
 _ONELINE_ROW = lazy(r"^(?=#*[a-f])[#a-f]{7,12} \S")
 # A commit's first line: in content (git log -p) each one is kept, so no commit is lost to the budget.
 COMMIT_ROW = lazy(r"^commit [#a-f]{40}(?![\w#])")
+# What a diff is about: each file's header and each hunk's range (every one kept, like commit rows;
+# the hunk bodies between them are folded, each restorable from the line numbers).
+DIFF_KEY = lazy(r"^commit [#a-f]{40}(?![\w#])|^diff (?:--git )?\S|^@@ -#+(?:,#+)? \+#+")
 # The rows that identify what version-control output is about: kept whole, every one.
 VCS_KEY = lazy(
     r"^commit [#a-f]{40}(?![\w#])|^[#a-f]{7,12} \S"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from summarizer.core.records import record
+from summarizer.core.lazyre import lazy
+from summarizer.core.records import record, replace
 from summarizer.core.scrub import LineScrubber, scrub
 from summarizer.output import coordinates as co
 from summarizer.output.engine import DIGITS, CoordEntry, Engine
@@ -18,7 +19,7 @@ from summarizer.output.lines import decode_line
 from summarizer.output.patterns import PatternStat, merge_templates
 from summarizer.output.verdicts import all_pass
 
-__all__ = ["Scrubbed", "Snapshot", "take"]
+__all__ = ["Scrubbed", "Snapshot", "take", "without_hunk_errors"]
 
 
 class Scrubbed:
@@ -102,7 +103,9 @@ def _keys(engine: Engine, clean: Scrubbed, key: re.Pattern[str]) -> tuple[tuple[
     rows = {r.first: r.sample for r in engine.templates.values() if key.match(decode_line(r.text(200)))}
     seen = set(rows.values())
     for n, raw in engine.key_rows:
-        if raw not in seen and key.match(decode_line(raw[:200].translate(DIGITS))):
+        if n in rows or (raw in seen and not raw.startswith(_HUNK_HEADERS)):
+            continue  # a commit line seen before; a diff's header each time (another file's hunk)
+        if key.match(decode_line(raw[:200].translate(DIGITS))):
             seen.add(raw)
             rows[n] = raw
     return tuple((n, clean(decode_line(raw))) for n, raw in sorted(rows.items()))
@@ -149,3 +152,20 @@ def take(
         collapse=all_pass(engine),
         above=frozenset(engine.ctx.above),
     )
+
+
+_HUNK_HEADERS = (b"@@ ", b"diff ")
+# The lines of a diff's hunks: the text being changed, context or added or removed.
+_HUNK_LINE = lazy(r"^(?:[-+ ]|@@ )")
+
+
+def without_hunk_errors(snap: Snapshot) -> Snapshot:
+    """``snap`` of content with a diff's hunk headers, less the hunk lines that an error word made
+    failures: a diff is text to read (``raise Error`` added is no failure). Its file and hunk
+    headers are kept rows; lines outside the hunks (git's own ``fatal:``) stay failures."""
+    if not any(text.startswith("@@ ") for _, text in snap.keys):
+        return snap
+    coords = tuple(c for c in snap.coords if not _HUNK_LINE.match(c.text))
+    context = tuple((n, text) for n, text in snap.context if not _HUNK_LINE.match(text))
+    soft = tuple(p for p in snap.soft_patterns if not _HUNK_LINE.match(decode_line(p.sample[:1])))
+    return replace(snap, coords=coords, context=context, soft_patterns=soft)

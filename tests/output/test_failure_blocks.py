@@ -36,3 +36,30 @@ def test_valgrind_records_keep_headline_location_and_continuation(run: Run) -> N
         assert _frame(own) in result.text
     # The continuation under a headline (where the bad address lives) stays with the block.
     assert "is 0 bytes after a block of size 5 alloc'd" in result.text
+
+
+def test_an_announced_message_after_an_error_stays_with_it(run: Run) -> None:
+    """pip's resolver error: the paragraph after it that says what conflicts ("The conflict is
+    caused by:" and its indented lines) is the error's message, kept whatever the budget."""
+    planted = ["requests==2.31.0", "urllib3==2.2.0", "botocore==1.31.0"]
+    result = run(fixture_bytes("pip_resolver_conflict.txt"), target=150)
+    assert result.first_error is not None and result.first_error.text.startswith("ERROR: Cannot install")
+    lines = [line for line in result.text.splitlines() if "depends on" in line or "requested" in line]
+    for pin in planted:
+        name, version = pin.split("==")
+        assert any(f"{name} {version} depends on" in line or pin in line for line in lines), pin
+    assert any(line.endswith("The conflict is caused by:") for line in result.text.splitlines())
+
+
+def test_a_diff_keeps_every_file_and_hunk_header_and_invents_no_error(run: Run) -> None:
+    """A diff is content: every file header and every hunk header (the same text in two files
+    too) is kept; an error word in an added line is no failure."""
+    names = fixture_bytes("git_diff_errors.names").decode().split()
+    result = run(fixture_bytes("git_diff_errors.txt"), target=60)
+    assert result.first_error is None
+    assert not result.coordinates
+    for name in names:
+        assert f"diff --git a/{name} b/{name}" in result.text
+    hunks = [line for line in result.text.splitlines() if ": @@ -" in line]
+    assert len(hunks) == 2 * len(names)  # two edits planted far apart in each file
+    assert sum("@@ -1,5 +1,5 @@" in line for line in hunks) == 2
