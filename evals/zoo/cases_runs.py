@@ -1,12 +1,14 @@
 """Zoo generators: test runs whose header must carry the runner's own accounting (pytest 9 subtests,
-``go test -v`` log lines, unittest ``-v`` docstrings, tape's TAP). Truth from the runner's machine
-side: pytest's report objects, ``go test -json``, unittest's ``TestResult``, or the planted list."""
+``go test -v`` log lines, unittest ``-v`` docstrings, tape's TAP, ctest). Truth from the runner's
+machine side: pytest's report objects, ``go test -json``, unittest's ``TestResult``, ctest's JUnit
+XML, or the planted list."""
 
 from __future__ import annotations
 
 import json
 import os
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from zoo_lib import Made, Truth, case, fresh, quiet, run, write
@@ -337,4 +339,49 @@ def tape_assertions(_: Path) -> Made:
         truth.must.append(("assertion", f"not ok {number} {failing[number]}"))
     truth.first_failure = failing[min(failing)]
     truth.runner_counts = (len(failing), total - len(failing))
+    return Made(out, cmd, rc, truth)
+
+
+# -- ctest --output-on-failure: a failing test's output under its "***Failed  0.01 sec" row -------
+
+CTEST_LISTS = """cmake_minimum_required(VERSION 3.10)
+project(units C)
+enable_testing()
+add_executable(check check.c)
+foreach(n RANGE 1 40)
+  add_test(NAME unit_${n} COMMAND check ${n})
+endforeach()
+"""
+CTEST_CHECK = """#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv) {
+    int n = atoi(argv[1]);
+    int got = n * n + (n == 7 || n == 23 || n == 31 ? 1 : 0);
+    if (got != n * n) {
+        fprintf(stderr, "check.c:%d: unit %d: expected %d, got %d\\n", __LINE__, n, n * n, got);
+        return 1;
+    }
+    printf("unit %d ok\\n", n);
+    return 0;
+}
+"""
+
+
+@case("ctest_output_on_failure")
+def ctest_output_on_failure(_: Path) -> Made:
+    work = fresh("ctest_output_on_failure")
+    write(work, {"CMakeLists.txt": CTEST_LISTS, "check.c": CTEST_CHECK})
+    quiet("cmake -S . -B build && cmake --build build", work)
+    cmd = "ctest --output-on-failure"
+    out, rc = run(cmd, work / "build")
+    quiet("ctest --output-junit junit.xml", work / "build")
+    root = ET.parse(work / "build" / "junit.xml").getroot()
+    truth = Truth(source="ctest --output-junit (testcases with status fail and their system-out)")
+    failing = [tc for tc in root.iter("testcase") if tc.get("status") == "fail"]
+    for tc in failing:
+        truth.must.append(("test", tc.get("name", "")))
+    truth.first_failure = (failing[0].findtext("system-out") or "").strip().splitlines()[0]
+    skipped = int(root.get("skipped", 0)) + int(root.get("disabled", 0))
+    truth.runner_counts = (len(failing), int(root.get("tests", 0)) - len(failing) - skipped)
     return Made(out, cmd, rc, truth)

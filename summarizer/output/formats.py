@@ -57,6 +57,7 @@ _SUMMARY_START = lazy(
     r"|(?:Tests?|Test Suites|Test Files|Snapshots):\s+.*#+ (?:passed|failed|total|skipped)"
     r"|test result: |Ran #+ tests? in |(?:OK|FAILED)(?: \(.*\))?$"
     r"|Found #+ errors?\b|\s*✖ #+ problems?|#+ (?:runs|tests), #+ assertions, #+ failures, "
+    r"|#+% tests passed, #+ tests? failed out of #+$"
     r"|(?:FAIL|ok)\s+\S+\s+[#.]+m?s$|FAIL$|\s*(?:#+ (?:passing|failing|pending))\b"
     # xUnit runners: a section's lead-in ("There were 2 failures:"), the tally that closes the run
     # (PHPUnit "Tests: 9, Assertions: 9, ...", minitest "9 runs, 9 assertions, 1 failures, ...").
@@ -80,6 +81,9 @@ _FAILING = lazy(
     r"|^\s*FAIL\s+(?P<name9>\S+.*)$"  # jest/vitest file
     r"|^\s+#+\) (?P<name10>\S.*?):?$"  # mocha: failing tests are the numbered ones
     r"|^(?P<name11>\S+::\S+) SUBFAILED\S*(?: \([^)]*\))?\s*(?:\[ *#+%\])?$"  # pytest 9 -v: a subtest failed
+    # ctest's progress row ("4/12 Test  #4: unit_4 ....***Failed"; \x23 is its "#", not a digit) and list
+    r"|^\s*#+/#+ Test +\x23#+: (?P<name12>\S+) \.*\s*\*\*\*(?:Failed|Exception|Timeout)"
+    r"|^\s+#+ - (?P<name13>\S+) \((?:Failed|Not Run|Timeout|SEGFAULT|Subprocess aborted|Exception)\)$"
 )
 
 _FRAME = lazy(

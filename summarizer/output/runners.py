@@ -11,9 +11,10 @@ tests:``), so the header takes failed/passed from these lines when one is presen
   and node:test's spec reporter ``ℹ pass 20`` / ``ℹ fail 1``;
 * jest ``Tests: 2 failed, 8 passed, 10 total``; vitest ``Tests  2 failed | 8 passed (10)``;
 * mocha ``8 passing (20ms)`` / ``2 failing``;
-* minitest ``48 runs, 48 assertions, 3 failures, 0 errors, 0 skips``.
+* minitest ``48 runs, 48 assertions, 3 failures, 0 errors, 0 skips``;
 * JUnit ``Tests run: 382,  Failures: 21`` (and Maven's ``, Errors: 0, Skipped: 0``);
-* PHPUnit ``Tests: 204, Assertions: 468, Errors: 27, Failures: 31, Skipped: 1.``.
+* PHPUnit ``Tests: 204, Assertions: 468, Errors: 27, Failures: 31, Skipped: 1.``;
+* ctest ``83% tests passed, 2 tests failed out of 12``.
 
 go test prints no totals, so there the header counts ``--- FAIL`` lines, and a TAP stream with no
 closing comments (``prove``) its ``not ok`` rows; their passes are the pass lines the engine counted
@@ -42,6 +43,7 @@ _TAP_FAIL = lazy(r"^\s*not ok \d+\b")
 _JEST = lazy(r"^Tests:\s+(.*\d+ total)")
 _VITEST = lazy(r"^\s*Tests\s{2,}(.*)\(\d+\)")
 _MOCHA = lazy(r"^\s*(\d+) (passing|failing)\b")
+_CTEST = lazy(r"^\d+% tests passed, (\d+) tests? failed out of (\d+)$")
 _MINITEST = lazy(r"^(\d+) (?:runs|tests), \d+ assertions, (\d+) failures, (\d+) errors(?:, (\d+) skips)?")
 _GO = lazy(r"^\s*--- (PASS|FAIL): ")  # subtests' lines are indented under their parent's
 # pytest's short summary: the id runs to " - message" (ids may hold spaces inside brackets); pytest 9
@@ -77,7 +79,7 @@ def _numbers(parts: str) -> dict[str, int]:
 
 
 def _one_line(line: str) -> RunCounts | None:
-    """A summary one line says whole: pytest's, jest's or vitest's, minitest's, JUnit's, PHPUnit's."""
+    """A summary one line says whole: pytest's, jest's, vitest's, ctest's, minitest's, JUnit's, PHPUnit's."""
     if (m := _PYTEST.match(line.strip())) and _PYTEST_PART.search(m.group(1)):
         n = _numbers(m.group(1))
         # An xpass ran and passed (JUnit XML counts it so); an xfail is reported with the skips.
@@ -86,6 +88,9 @@ def _one_line(line: str) -> RunCounts | None:
     if m := _JEST.match(line.strip()) or _VITEST.match(line):
         n = _numbers(m.group(1).replace("|", ","))
         return RunCounts(n.get("failed", 0), n.get("passed", 0), "jest")
+    if m := _CTEST.match(line):
+        failed, total = int(m.group(1)), int(m.group(2))
+        return RunCounts(failed, total - failed, "ctest")
     if m := _MINITEST.match(line):
         runs, bad, skips = int(m.group(1)), int(m.group(2)) + int(m.group(3)), int(m.group(4) or 0)
         return RunCounts(bad, max(runs - bad - skips, 0), "minitest")

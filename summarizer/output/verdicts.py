@@ -170,9 +170,16 @@ _EXIT_STATUS = lazy(
     re.IGNORECASE,
 )
 _TALLY = lazy(
-    r"\b\d+ (?:errors?|failures?|failed|problems?)\b|\bfail(?:ed|ures?)?:? +\d+(?:/\d+)?\b"
+    # (not "***Failed    0.01 sec": a test's duration)
+    r"\b\d+ (?:errors?|failures?|failed|problems?)\b"
+    r"|\bfail(?:ed|ures?)?:? +\d+(?:/\d+)?\b(?!\.\d| ?(?:s|sec|ms)\b)"
     r"|\bfailed tests?: +[\d, -]+$",
     re.IGNORECASE,
+)
+# A heading over a list of what failed ("The following tests FAILED:", cargo's "failures:"): the
+# list's rows and the blocks above say what failed.
+_LIST_HEADING = lazy(
+    r"^[A-Za-z ]{0,40}\b(?:failed|failures|failing|errors)\b[A-Za-z ]{0,20}:$", re.IGNORECASE
 )
 _PROGRESS = lazy(
     r"^(?:\[gw\d+\] )?(?:\[ *\d+%\] )?(?:test )?\S+(?: \([\w.]+\))?(?: \.\.\.)? "
@@ -193,7 +200,11 @@ _FILE_VERDICT = lazy(r"^\W*(?:errors?|failed|failures?)\b(?: [a-z]+){0,2} \S+\.\
 def _verdict_line(coord: Kept) -> bool:
     text = coord.text.strip()
     return bool(
-        _EXIT_STATUS.match(text) or _TALLY.search(text) or _PROGRESS.match(text) or _FILE_VERDICT.match(text)
+        _EXIT_STATUS.match(text)
+        or _TALLY.search(text)
+        or _PROGRESS.match(text)
+        or _FILE_VERDICT.match(text)
+        or _LIST_HEADING.match(text)
     )
 
 

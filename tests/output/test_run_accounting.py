@@ -26,10 +26,11 @@ def _line(text: str, start: str) -> str:
         "real_go_test_v_logs.txt",
         "real_unittest_v_docstrings.txt",
         "real_tape_assertions.txt",
+        "real_ctest_output_on_failure.txt",
     ],
 )
 def test_counts_names_and_first_failure_are_the_runners(run: Run, fixture: str) -> None:
-    """pytest 9 subtests, go -v, unittest -v with docstrings, tape: counts, every name, first error."""
+    """pytest 9 subtests, go -v, unittest -v with docstrings, tape, ctest: counts, every name, first error."""
     truth = TRUTH[fixture]
     result = run(fixture_bytes(fixture), target=300, exit_code=1)
     assert (result.failed_tests, result.passed_tests) == (truth["failed"], truth["passed"])
@@ -84,6 +85,13 @@ def test_tap_rows_are_counted_without_the_closing_comments() -> None:
     counts = run_counts(["not ok 3 defaults to a depth of 5", "not ok 9 - keeps order", "ok 4 fine"])
     assert counts is not None
     assert (counts.failed, counts.passed, counts.runner) == (2, None, "TAP")
+
+
+def test_ctest_durations_and_list_headings_are_no_verdicts(run: Run) -> None:
+    """ctest's ``***Failed    0.01 sec`` row heads its test's output (the number is a duration, not
+    a tally), and ``The following tests FAILED:`` only heads a list: the test's output is the first error."""
+    result = run(fixture_bytes("real_ctest_output_on_failure.txt"), target=200, exit_code=8)
+    assert _line(result.text, "first error").startswith("first error (line 10) in unit_4: check.c:7:")
 
 
 def test_setup_steps_that_say_ok_are_not_passing_tests(run: Run) -> None:
