@@ -26,6 +26,7 @@ import cases_build  # noqa: F401  (each module registers its cases)
 import cases_forms  # noqa: F401
 import cases_fresh  # noqa: F401
 import cases_lint  # noqa: F401
+import cases_numbered  # noqa: F401
 import cases_ops  # noqa: F401
 import cases_runs  # noqa: F401
 import cases_runtime  # noqa: F401
