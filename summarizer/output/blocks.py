@@ -62,6 +62,10 @@ _NUMBERED = lazy(rb"^\s*\d+\) \S")
 # its message are the unindented lines under it.
 _KIND_HEADING = lazy(rb"^\s*\d+\) (?:Failure|Error|Fail(?:ed)?)\w*:?\s*$")
 _SUITE_DEPTH = 4
+# A heading that quotes the source line under it (shellcheck's "In a.sh line 49:", "Did you mean:"):
+# the quoted line is code (a `case` branch "1) x;;", an `echo "error"`), never a failure of its own.
+_QUOTES_SOURCE = lazy(rb"(?:^In \S.* line \d+:|^Did you mean:?)\s*$")
+_QUOTABLE = frozenset({"error", "failing_test", "location"})
 _ESLINT_LINE = lazy(r"^\s+#+:#+\s")
 # An error line ending in a colon announces the indented list that follows (git's file lists).
 _LIST_HEADER = lazy(rb"^(?:error|fatal|ERROR|FATAL|Error)\b[^\n]*:\s*$")
@@ -238,6 +242,8 @@ class SlowPath:
             self._saw_traceback = True
         if lc.kind == "error" and self._suite_title(raw):
             return
+        if lc.kind in _QUOTABLE and _QUOTES_SOURCE.search(self._prev):
+            return  # the source line a linter quotes under its location: its marker line says what is wrong
         key = None
         if template[:1] == b" " and _ESLINT_LINE.match(decode_line(template[:64])):
             # A row that names no file belongs to the file heading above it: the same row under

@@ -94,6 +94,10 @@ _HARD = lazy(
     r"|\bcannot find symbol\b|\bunresolved\b|\bno such file\b|\bNo such file\b|\bnot found\b"
     r"|^E {2,}\S|^\s*●|^> {3,}\S|" + "|".join(map(re.escape, rules.ERRNO))
 )
+# A rule code with its level in parentheses ("^-- SC2249 (info): ... exits with error"): a level
+# below error makes the line a warning (or, for info and style, an ordinary line), whatever its
+# message says.
+_SOFT_TAG = lazy(r"\b[A-Z]{1,5}#{2,5} \((warning|info|style|note|hint|convention|refactor)\): ")
 _WARN = lazy(r"\b(?:[Ww]arning|WARNING|WARN|[Dd]eprecat\w*)\b|warning\[")
 
 # file:line[:col] in its common shapes: a/b.py:12, a.ts(3,4), Foo.java:[12,5], File "x", line 3, at line 9.
@@ -374,6 +378,9 @@ def _tool_class(template: str, low: str) -> LineClass:
         if _hard(template, low):
             return LineClass(COORD, "error")
         return LineClass(COORD, "location")
+    if "):" in template and (tag := _SOFT_TAG.search(template)):
+        # The tool's own level after its rule code outranks any word in the message.
+        return LineClass(SOFT, "warning") if tag.group(1) == "warning" else _PLAIN
     if _hard(template, low):
         return LineClass(COORD, "error")
     if _warn(low, template):

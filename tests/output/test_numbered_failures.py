@@ -108,3 +108,19 @@ def test_a_suite_title_with_an_error_word_is_no_failure(run: Run) -> None:
     assert not re.search(r"^\d+: +error$", result.text, re.M)
     for line in ("-4.5", "+4"):  # the failure's expected/actual diff
         assert re.search(rf"^\d+[:|] +{re.escape(line)}$", result.text, re.M)
+
+
+def test_a_linters_quoted_source_is_no_failing_test_and_its_level_decides(run: Run) -> None:
+    """shellcheck quotes the source under ``In a.sh line N:`` (and under ``Did you mean:``): a shell
+    ``case`` branch ``1) COLOR=...;;`` there is code, not a numbered failure; a ``(info)`` note whose
+    message says "exits with error" is no error. The first error is the one ``-f json`` calls error."""
+    report = json.loads((FIXTURES / "real_shellcheck_case_branches.json").read_text())
+    first = next(c for c in report if c["level"] == "error")
+    result = run(fixture_bytes("real_shellcheck_case_branches.txt"), target=80)
+    assert not re.search(r"^failing tests", result.text, re.M)
+    assert f"SC{first['code']} (error)" in _first(result.text)
+    assert not re.search(r"^\d+: +\d\) COLOR=", result.text, re.M)
+    text = expand(result.text)
+    for item in report:
+        if item["level"] in ("error", "warning"):
+            assert f"SC{item['code']} ({item['level']}): {item['message']}" in text
