@@ -221,13 +221,17 @@ def _record_shape(text: str) -> str:
     return _ID_RUNS.sub("#", text[:400].translate(_ID_FOLD))
 
 
-def _lines_list(lines: list[int]) -> str:
+def _lines_list(lines: list[int], every_line: bool = True) -> str:
     steps = {b - a for a, b in pairwise(lines)}
     if len(lines) > 2 and len(steps) == 1:
         return f"lines {lines[0]}…{lines[-1]} (every {steps.pop()})"
-    return "lines " + ", ".join(map(str, lines))
+    if every_line or len(lines) <= _LINES_IN_FULL:
+        return "lines " + ", ".join(map(str, lines))
+    return f"lines {lines[0]}…{lines[-1]} (each one: restore)"
 
 
+# A fold note past the limit still names up to this many lines one by one.
+_LINES_IN_FULL = 3
 # Failing records a log repeats per request: error records, and access records with a 4xx/5xx status.
 _RECORD_KINDS = frozenset(("error", "http_4xx", "http_5xx"))
 
@@ -250,8 +254,10 @@ def _message_of(coord: Kept) -> str:
     return _RECORD_ID.sub("#", text)
 
 
-def _fold_note(members: Sequence[Kept]) -> str:
-    """``[×N like this, lines ...; varying: a…b; at: file:l:c ...]`` for records folded into their first."""
+def _fold_note(members: Sequence[Kept], *, every_line: bool = True) -> str:
+    """``[×N like this, lines ...; varying: a…b; at: file:l:c ...]`` for records folded into their first.
+
+    ``every_line=False``: lines at an irregular step read as their range only (restore has each)."""
     columns = [_NUM.findall(c.text[:400].replace(c.timestamp or "\0", "", 1)) for c in members]
     ranges = []
     for values in zip(*columns, strict=False):
@@ -268,7 +274,7 @@ def _fold_note(members: Sequence[Kept]) -> str:
     varying = f"; varying: {' | '.join(ranges[:6])}" if ranges else ""
     places = "; at: " + "; ".join(f"{f}:{' '.join(p)}" for f, p in located.items()) if located else ""
     # A record met twice word for word was one entry: its last line is known too.
-    lines = _lines_list(sorted({n for c in members for n in (c.line, c.last_line or c.line)}))
+    lines = _lines_list(sorted({n for c in members for n in (c.line, c.last_line or c.line)}), every_line)
     return f"  [×{total:,} like this, {lines}{varying}{places}]"
 
 
@@ -282,34 +288,54 @@ def merge_records(
     process number, an address, a request id: ``_message_of``), or when every record of one
     template carries its own request id (``_by_request``, at least ``min_count`` of them). A log that
     repeats one failure per request would otherwise print every record whole, far past the target.
-    The first stays whole; its note gives the count, every record's line (each one can be restored),
-    the range of each varying number and every distinct location the records name
-    (``orbit.js:266:30 240:54``), so no failure's coordinate is lost. Records that differ in anything
-    else (``missing9.css``, ``vol7``) stay lines of their own; records that fit are all shown whole,
-    and tool output (lines without a timestamp) is never folded: there each error line is its own
-    failure.
+    The first stays whole; its note gives the count, every record's line (each one can be restored;
+    if the notes still overflow the limit, the longest lists read ``lines 8…301008``, a range to
+    restore, unless the lines come at a regular step), the range of each varying number and every
+    distinct location the records name (``orbit.js:266:30 240:54``), so no failure's coordinate is
+    lost. Records that differ in anything else (``missing9.css``, ``vol7``) stay lines of their
+    own; records that fit are all shown whole, and tool output (lines without a timestamp) is never
+    folded: there each error line is its own failure.
     """
     records = [c for c in coords if c.kind in _RECORD_KINDS and c.timestamp is not None]
     size = sum(len(c.text) for c in records)
     if size <= limit:
         return list(coords), {}
-    notes: dict[int, str] = {}
-    dropped: set[int] = set()
+    groups = _record_groups(records, min_count)
+    # Once the records are past the limit, every failure met more than once folds (not only the
+    # biggest): the same failure reads the same wherever it is in the log.
+    notes = {members[0].line: _fold_note(members) for members in groups}
+    dropped = {c.line for members in groups for c in members[1:]}
+    listed = [c for c in coords if c.line not in dropped]
+    # Still past the limit: the longest line lists give way first, to their range (restore has each
+    # line); the records' messages, counts and locations stay.
+    shown = sum(len(c.text) for c in listed if c.kind in _RECORD_KINDS) + sum(map(len, notes.values()))
+    for members in sorted(groups, key=len, reverse=True):
+        if shown <= limit:
+            break
+        short = _fold_note(members, every_line=False)
+        shown -= len(notes[members[0].line]) - len(short)
+        notes[members[0].line] = short
+    return listed, notes
+
+
+def _record_groups(records: Sequence[Kept], min_count: int) -> list[list[Kept]]:
+    """The records that fold together: those of one message (ids masked); all the records of one
+    shape when each carries its own request id (the messages then differ in ids only: a route's
+    ``/orbit/486470`` and ``/orbit/37384`` are one failure)."""
     messages: dict[str, list[Kept]] = {}
     for coord in records:
         messages.setdefault(_message_of(coord), []).append(coord)
-    shapes: dict[str, list[Kept]] = {}
+    shapes: dict[str, list[list[Kept]]] = {}
     for members in messages.values():
-        if len(members) == 1:
-            shapes.setdefault(_record_shape(members[0].text), []).append(members[0])
-    groups = [m for m in messages.values() if len(m) > 1]
-    groups += [m for m in shapes.values() if len(m) >= min_count and _by_request(m)]
-    # Once the records are past the limit, every failure met more than once folds (not only the
-    # biggest): the same failure reads the same wherever it is in the log.
-    for members in groups:
-        notes[members[0].line] = _fold_note(members)
-        dropped.update(c.line for c in members[1:])
-    return [c for c in coords if c.line not in dropped], notes
+        shapes.setdefault(_record_shape(members[0].text), []).append(members)
+    groups: list[list[Kept]] = []
+    for kinds in shapes.values():
+        members = sorted((c for m in kinds for c in m), key=lambda c: c.line)
+        if len(kinds) > 1 and len(members) >= min_count and _by_request(members):
+            groups.append(members)
+        else:
+            groups += [m for m in kinds if len(m) > 1]
+    return sorted(groups, key=lambda m: m[0].line)
 
 
 def factor(rows: list[tuple[float, str, str | None]]) -> list[str]:

@@ -201,6 +201,22 @@ def _near(snap: Snapshot, listed: list[Kept]) -> tuple[tuple[int, str], ...]:
     return tuple(out)
 
 
+def _serving(snap: Snapshot, shown: set[int]) -> tuple[tuple[int, str], ...]:
+    """The context lines that serve a shown coordinate: the lines up to 3 above it (or heading its
+    block), the line after it and its block's lines; lines that serve only hidden ones go."""
+    lines = sorted(c.line for c in snap.coords)
+    out = []
+    for n, text in snap.context:
+        at = bisect_left(lines, n)
+        after = lines[at] if at < len(lines) else None
+        before = lines[at - 1] if at > 0 else None
+        served = [k for k in (before,) if k is not None and (n == k + 1 or n in snap.block_lines)]
+        served += [k for k in (after,) if k is not None and (k - n <= 3 or n in snap.heads)]
+        if not served or any(k in shown for k in served):
+            out.append((n, text))
+    return tuple(out)
+
+
 def _samples(snap: Snapshot, body: Body, budget: int, clean: Scrubbed) -> tuple[list[KeptSample], int]:
     """Tier 4: samples of ordinary lines, evenly spread, as many as fit."""
     taken = {int(order) for order, _ in body.rows}
@@ -297,6 +313,10 @@ def render_snapshot(
     listed, merged = merge_numeric(listed)
     listed, merged_records = merge_records(listed, fold_target * _CHARS_PER_TOKEN)
     merged.update(merged_records)
+    if merged_records:
+        # A folded record's context went with it: its own line is not shown, the lines around it
+        # are no one's context (its note names the record's line; restore has them).
+        snap = replace(snap, context=_serving(snap, {c.line for c in listed}))
     coded = (
         coded_rows(listed, snap.entries, fold_target * _CHARS_PER_TOKEN)
         if verdict.shape == "diagnostics"
@@ -326,7 +346,10 @@ def render_snapshot(
     budget = target - count(fixed) - 2
     errors = [text for order, text in body.rows if order in error_lines]
     # A report folded by code is dense: its code lines, not the kept rows' snippets, use the budget.
-    dense = bool(codes) or (budget <= 0 and count("\n".join([*header, *errors])) > target)
+    # So is a log whose error records folded: they alone were past the target.
+    dense = (
+        bool(codes) or bool(merged_records) or (budget <= 0 and count("\n".join([*header, *errors])) > target)
+    )
     # Every rule code's line comes before the context: it is what stands for the folded rows.
     code_lines = render_codes(codes, max(budget, 0), count) if codes else []
     budget -= count("\n".join(code_lines)) + 1 if code_lines else 0

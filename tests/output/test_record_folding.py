@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import random
 import re
 
 from summarizer.output.grouping import merge_records
@@ -91,3 +92,50 @@ def test_records_told_apart_by_a_glued_number_never_fold() -> None:
     listed, notes = merge_records(records, limit=10)
     assert [c.line for c in listed] == [1, 2]
     assert "×20 like this" in notes[1] and "×20 like this" in notes[2]
+
+
+def _service_log(lines: int, seed: int = 3) -> bytes:
+    """JSON lines of a service: a trace id per request, an error every 50 requests, its route's id
+    of 1 to 6 digits, its stack at a random place of the route's file."""
+    rng = random.Random(seed)
+    words = ["orbit", "delta", "shard", "queue", "kappa"]
+    out = []
+    for n in range(lines):
+        word = words[n // 50 % 5]
+        rec: dict[str, object] = {
+            "ts": f"2026-04-01T00:{n // 600 % 60:02d}:{n // 10 % 60:02d}.{n % 1000:03d}Z",
+            "level": "error" if n % 50 == 7 else "info",
+            "trace_id": f"{rng.getrandbits(128):032x}",
+            "route": f"/v1/{word}/{rng.randrange(1, 10 ** rng.randrange(2, 7))}",
+            "msg": "request completed",
+        }
+        if rec["level"] == "error":
+            rec["msg"] = "upstream call failed"
+            rec["stack"] = f"at call ({word}.js:{rng.randrange(1, 500)}:{rng.randrange(1, 80)})"
+        out.append(json.dumps(rec, separators=(",", ":")))
+    return ("\n".join(out) + "\n").encode()
+
+
+def test_a_service_log_past_the_target_folds_per_failure_with_its_lines_and_places(run: Run) -> None:
+    """Error records of one route fold into one row whatever digits their ids have; each row names
+    its count and its lines (a range once the list overflows), every stack place stays; the context
+    of a folded record (its own line not shown) goes with it."""
+    data = _service_log(6000)
+    records = [json.loads(line) for line in data.decode().splitlines()]
+    errors = [(n, r) for n, r in enumerate(records, 1) if r["level"] == "error"]
+    result = run(data, target=1500)
+    text = result.text
+    rows = [row for row in text.split("\n") if '"level":"error"' in row and row[:1].isdigit()]
+    assert len(rows) == 5  # one per route: the distinct failures
+    for row in rows:
+        word = re.search(r'"route":"/v1/(\w+)/', row).group(1)  # type: ignore[union-attr]
+        mine = [(n, r) for n, r in errors if f"/{word}/" in r["route"]]
+        assert f"[×{len(mine)} like this, lines {mine[0][0]}…{mine[-1][0]}" in row
+        for _, rec in mine:
+            place = str(rec["stack"]).split(":", 1)[1].rstrip(")")
+            assert place in row  # every failure's stack place
+    shown = {int(row.split(":", 1)[0]) for row in rows}
+    folded = {n for n, _ in errors} - shown
+    context = [int(row.split("|", 1)[0]) for row in text.split("\n") if re.match(r"^\d+\|", row)]
+    assert context and all(n + 1 not in folded and n - 1 not in folded for n in context)
+    assert result.compressed_tokens < 3000
