@@ -47,6 +47,8 @@ _SOURCE_LINE = lazy(r"[:(\[](\d+)")
 _NUM = lazy(r"(?<![\w.])\d{1,5}(?:\.\d+)?(?![\w.])")
 # Warnings and refused requests are not failures of the run: their repeats merge. Errors never do.
 _MERGED_KINDS = ("warning", "http_4xx")
+# A context row of the body ("12| text"): kept near a failure, never one.
+_CONTEXT_ROW = lazy(r"^\d+\| (?P<text>.*)$")
 _HEADING = lazy(r"^@ (?P<file>.+?)(?: \(\d+ lines\))?$")
 _ROW = lazy(r"^(?:(?P<n>\d+): )?" + FACTOR_MARK + "(?P<rest>.*)$")
 # A row's location after its file ("(95,8)", ":12:5", ":12") and its message; several locations
@@ -341,21 +343,26 @@ def _record_groups(records: Sequence[Kept], min_count: int) -> list[list[Kept]]:
 def factor(rows: list[tuple[float, str, str | None]]) -> list[str]:
     """Render body rows ``(order, "N: text", file)``, factoring runs of one file into a group.
 
-    A run of at least three consecutive coordinate rows whose text starts with the same file gets
-    one ``@ file`` heading and ``N: …rest`` rows; anything else is rendered as it is. Rows on
-    consecutive lines with the same message after their location share one row, the message whole
+    A run of at least three coordinate rows whose text starts with the same file (context rows
+    between them, a message's continuation, stay in the run as they are) gets one ``@ file``
+    heading and ``N: …rest`` rows; the tool's own heading right above (a context row that is the
+    file alone) becomes that heading. Anything else is rendered as it is. Rows on consecutive lines
+    with the same message after their location share one row, the message whole
     (``…(95,8) (96,8) (97,8): error TS2339: Property 'set' does not exist ...``).
     """
     out: list[str] = []
     index = 0
     while index < len(rows):
         file = rows[index][2]
-        end = index
-        while end < len(rows) and file and rows[end][2] == file:
-            end += 1
-        if file and end - index >= _FACTOR_RUN:
+        end = _run_end(rows, index) if file else index
+        heading = _CONTEXT_ROW.match(out[-1]) if out and file else None
+        # Under the tool's own heading, the heading becomes ours: even one row is shorter.
+        titled = heading is not None and heading.group("text").strip() == file
+        if file and sum(row[2] == file for row in rows[index:end]) >= (1 if titled else _FACTOR_RUN):
+            if titled:
+                out.pop()
             out.append(f"@ {file}")
-            out.extend(_factored([text for _, text, _ in rows[index:end]], file))
+            out.extend(_factored(rows[index:end], file))
             index = end
             continue
         out.append(rows[index][1])
@@ -363,13 +370,33 @@ def factor(rows: list[tuple[float, str, str | None]]) -> list[str]:
     return out
 
 
-def _factored(texts: list[str], file: str) -> list[str]:
+def _run_end(rows: list[tuple[float, str, str | None]], index: int) -> int:
+    """The end of the run of ``rows[index]``'s file: its rows and the context rows between them."""
+    file, end, probe = rows[index][2], index + 1, index + 1
+    while probe < len(rows):
+        if rows[probe][2] == file:
+            end = probe = probe + 1
+        elif rows[probe][2] is None and _CONTEXT_ROW.match(rows[probe][1]):
+            probe += 1
+        else:
+            break
+    return end
+
+
+def _factored(rows: list[tuple[float, str, str | None]], file: str) -> list[str]:
     out: list[str] = []
     previous = -1
     shared: tuple[int, list[str], str] | None = None  # first line number, locations, message
-    for text in texts:
+    for _, text, own in rows:
+        if own != file:
+            # A context row inside the run: as it is, and it ends any shared row.
+            if shared:
+                out[-1] = out[-1].replace(FACTOR_MARK, FACTOR_MARK + " ".join(shared[1]), 1)
+            out.append(text)
+            shared, previous = None, -1
+            continue
         number, rest = text.split(": ", 1)
-        line, rest = int(number), rest[len(file) :]
+        line, rest = int(number), rest.lstrip()[len(file) :]
         located = _LOCATED.match(rest)
         if shared and located and line == previous + 1 and located.group("msg") == shared[2]:
             shared[1].append(located.group("loc"))

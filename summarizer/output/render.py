@@ -101,7 +101,9 @@ def _coordinate_rows(snap: Snapshot, listed: list[Kept], merged: dict[int, str])
         full = entry.full_bytes if entry else None
         body.rows.append((coord.line, body_line(coord, _lines_note(snap, coord, merged), seen, full)))
         file = source_file(coord.location)
-        if file and coord.text.startswith(file) and coord.kind != "frame":
+        # A row indented under the tool's own file heading (pyright's ``  /abs/a.py:3:1 - error``)
+        # starts with its file as much as an unindented one.
+        if file and coord.text.lstrip().startswith(file) and coord.kind != "frame":
             body.files[coord.line] = file
     taken = {c.line for c in listed}
     # A location printed under its message (``  --> a.py:3:1``) whose message was kept where it was

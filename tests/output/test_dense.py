@@ -154,3 +154,19 @@ def test_code_lines_spend_the_budget_on_messages_then_on_the_smallest_codes_loca
     assert roomy[0].startswith("Q000 ×44 (lines 2…89): Single quotes")
     assert roomy[1] == "F401 ×1 (lines 1…2): `os` imported but unused — b.py 3:8"
     assert "a.py 2:1 4:1" in render_codes(groups, 10**6, estimate_tokens)[0]
+
+
+def test_rows_under_a_file_heading_name_their_file_once(run: Run) -> None:
+    """pyright prints each ``/abs/file.py`` heading, then rows indented under it that repeat the
+    path. The path is printed once, on the ``@ file`` line that replaces the heading; each error
+    row's text after the path stays verbatim and expands back to the whole row. Truth:
+    ``pyright --outputjson``."""
+    truth = json.loads(fixture_bytes("real_pyright_headings.json"))
+    result = run(fixture_bytes("real_pyright_headings.txt"), target=50)
+    body = result.text.split("\n", 3)[3]
+    for file in {row[0] for row in truth}:
+        assert [line for line in body.splitlines() if file in line] == [f"@ {file}"]
+    shown = set(re.findall(r"^\d+: (/\S+?):(\d+):(\d+) - error: ", expand(result.text), re.MULTILINE))
+    errors = {(path, str(line), str(col)) for path, line, col, severity in truth if severity == "error"}
+    assert shown == errors
+    assert '…:13:11 - error: "undefined_name" is not defined (reportUndefinedVariable)' in body
