@@ -84,6 +84,17 @@ _GUTTER = lazy(rb"^(==|--|\*\*)\d+\1(?: |$)")
 _CALL = lazy(rb"^[\w.$*/()\[\]-]+\(.*\)\s*$")
 
 
+# A marker line under a quoted source line: carets (``^``, ``^^^~~~``) and nothing else.
+_CARET = lazy(rb"^\s*\^[\^~-]*\s*$")
+_METHOD = lazy(rb"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /")
+
+
+def _method_at(raw: bytes, status_at: int) -> int:
+    """Where the request of a plain-text access line starts (its method), else 0."""
+    found = _METHOD.search(raw, 0, status_at)
+    return found.start() if found else 0
+
+
 def _ungutter(raw: bytes) -> bytes:
     """The line without a process-id gutter (see ``rules.PID_GUTTER``)."""
     if raw[:1] in b"=-*" and (gutter := _GUTTER.match(raw)):
@@ -187,6 +198,8 @@ class SlowPath:
 
     def _continues(self, n: int, raw: bytes, cls: int, kind: str = "") -> bool:
         """True when the line belongs to an open block (announced items, a failing test, a trace)."""
+        if raw[:1] in b" \t^" and _CARET.match(raw):
+            self._quoted(n)
         if self.ctx.busy and cls != NOISE:
             self.ctx.next_line(n, raw)
         if self._items is not None and self._in_items(n, raw):
@@ -209,6 +222,14 @@ class SlowPath:
             self._close_trace()
             self._trace_closed = n
         return False
+
+    def _quoted(self, n: int) -> None:
+        """A caret under the line above marks that line as source text a tool quotes (node prints
+        the throwing line, then ``^``, then the error): an error word in it is no failure of its own."""
+        prev = self._prev
+        entry = self.coords.get(prev if len(prev) <= 256 else blake2b(prev, digest_size=16).digest())
+        if entry is not None and entry.line == n - 1 and entry.count == 1 and entry.kind == "error":
+            entry.kind = "detail"
 
     def _headline(self, n: int, raw: bytes) -> bool:
         """A run of frames under a line that no rule made a failure ("Invalid read of size 4",
@@ -362,7 +383,9 @@ class SlowPath:
             return
         # The same request failing again folds into one entry with a count (the time differs);
         # requests that differ only in an id are merged at rendering, with the id's range.
-        key = raw[raw.rfind(b'"', 0, max(status_at - 2, 0)) :]
+        quote = raw.rfind(b'"', 0, max(status_at - 2, 0))
+        # A plain-text access line has no quoted request: it runs from its method on.
+        key = raw[quote:] if quote >= 0 else raw[_method_at(raw, status_at) :]
         if status == b"4" and key not in self.coords:
             if self.http_4xx >= MAX_HTTP_4XX:
                 self.http_4xx_more += 1

@@ -328,6 +328,8 @@ def _runner_class(template: str, low: str) -> LineClass | None:
     if " HTTP/" in template and (request := rules.HTTP.search(template)):
         # Digits are templated, so the status is read from each real line at this offset.
         return LineClass(HTTP, "http", request.end(), bool(_RECORD.match(template)))
+    if " /" in template and (request := rules.HTTP_TEXT.search(template)):
+        return LineClass(HTTP, "http", request.end(), bool(_RECORD.match(template)))
     if ": " in template[:40] and rules.PROG_DIAG.match(template):
         return LineClass(COORD, "diagnostic")
     return None

@@ -141,6 +141,7 @@ TRIGGERS: tuple[bytes, ...] = (
     b"\nconflict (",
     b"\nhint: ",
     b" http/",
+    *(method + b" /" for method in (b"get", b"post", b"put", b"patch", b"delete", b"head", b"options")),
     b"status",  # a JSON access record's status field
     # frames and locations that are not name.ext:N
     b'file "',

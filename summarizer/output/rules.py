@@ -16,6 +16,7 @@ __all__ = [
     "ERROR_BLOCK",
     "GIT",
     "HTTP",
+    "HTTP_TEXT",
     "INCLUDE",
     "LISTING",
     "LOCATED_SOFT",
@@ -64,6 +65,9 @@ HTTP = lazy(
     r"\"(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|CONNECT|TRACE) [^\"]{0,2000}"
     r" HTTP/#(?:\.#)?\" (?=###(?![#\w]))"
 )
+# An access line in plain text (``GET /users/7 504 5001.2 ms``, morgan's and many servers' own
+# layout): the method, a path, then the three-digit status.
+HTTP_TEXT = lazy(r"(?:^|\s)(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /\S{0,2000} (?=###(?![#\w.]))")
 # A JSON access-log record: its HTTP status field (nginx/Envoy/pino names), then three digits.
 JSON_STATUS = lazy(
     r"\"(?:\w+[_.])?(?:[sS]tatus(?:_?[cC]ode)?|http_?[sS]tatus|response_?[cC]ode)\"\s*:\s*\"?(?=###(?![#\w.]))"

@@ -63,3 +63,21 @@ def test_a_diff_keeps_every_file_and_hunk_header_and_invents_no_error(run: Run) 
     hunks = [line for line in result.text.splitlines() if ": @@ -" in line]
     assert len(hunks) == 2 * len(names)  # two edits planted far apart in each file
     assert sum("@@ -1,5 +1,5 @@" in line for line in hunks) == 2
+
+
+def test_plain_access_lines_fail_by_status_and_a_quoted_source_line_is_no_error(run: Run) -> None:
+    """`GET /users/97 504`: a plain-text access line fails by its status field, like a combined or
+    JSON one. Node quotes the throwing source line with a caret under it before the error: that
+    line is source text, never a failure of its own."""
+    planted = (97, 194)
+    data = fixture_bytes("node_access_crash.txt")
+    lines = data.decode().splitlines()
+    result = run(data, target=200)
+    for user in planted:
+        assert any(line.endswith(f"GET /users/{user} 504") for line in result.text.splitlines())
+    first = next(n for n, line in enumerate(lines, 1) if line.endswith(f"/users/{planted[0]} 504"))
+    assert result.first_error is not None and result.first_error.line == first
+    quoted = next(n for n, line in enumerate(lines, 1) if line.startswith("function lastProfile"))
+    assert lines[quoted].strip() == "^"
+    assert all(c.kind not in ("error", "exception") for c in result.coordinates if c.line == quoted)
+    assert any(c.text.startswith("TypeError: no profile") and c.kind == "error" for c in result.coordinates)
