@@ -47,7 +47,10 @@ _PIECES = lazy(r"\w+|[^\w\s]")
 _SECTION = lazy(r"^(?P<dir>\S(?:.*\S)?):$")
 _TOTAL = lazy(r"^total \d+(?:[.,]\d+)?[KMGTPk]?$")
 # A commit message line, a commit, a status entry (long and short form): rows, never errors.
-_VCS_ROW = lazy(r"^(?:    |\t|commit [0-9a-f]{7,64}\b|[0-9a-f]{7,12} |(?! {2})[ MTADRCU?!]{2} \S)")
+_VCS_ROW = lazy(
+    r"^(?:    |\t|commit [0-9a-f]{7,64}\b|(?:(?:[|\\/_.-] +)*\* +(?:[|\\/_.-] +)*)?[0-9a-f]{7,12} "
+    r"|(?! {2})[ MTADRCU?!]{2} \S)"
+)
 # A compiler's or linter's located message looks like a hit (a.c:3:5: error: ...): not search.
 _DIAGNOSTIC = lazy(
     r"^(?:\d+:)*\s?(?:(?:fatal )?error|warning|note|info|remark|hint)\b|^(?:\d+:)*\s?[A-Z]{1,4}\d{2,5}\b"

@@ -7,6 +7,9 @@
   subject``, the body counted, a ``--stat`` folded to its counts (``3 files +10 -2``); a single
   commit (``git show --stat``) keeps its file rows.
 * ``git diff --stat``: ``path N`` rows (the bar of ``+``/``-`` dropped) and the totals.
+* ``git log --oneline`` (with or without ``--graph``): ``hash subject`` rows, the graph's columns
+  and its art-only rows (``|\\``, ``|/``) dropped; past the budget the subjects are cut, then the
+  oldest commits keep their hash alone, ten to a row: every hash stays.
 
 A parser returns None unless every line is understood; nothing here calls a line an error, so a
 commit message that says "error" stays a subject.
@@ -20,7 +23,7 @@ from collections.abc import Callable
 from summarizer.core.lazyre import lazy
 from summarizer.core.records import field, record
 
-__all__ = ["Parsed", "log_form", "porcelain_form", "stat_form", "status_form"]
+__all__ = ["Parsed", "log_form", "oneline_form", "porcelain_form", "stat_form", "status_form"]
 
 _SECTION = {
     "Changes to be committed:": "staged",
@@ -37,8 +40,17 @@ _HINT = lazy(
 _ENTRY = lazy(r"^\t(?:(?P<status>[a-z][a-z ]+?):\s+)?(?P<path>\S.*)$")
 _PORCELAIN = lazy(r"^(?P<xy>[ MTADRCU?!]{2}) (?P<path>\S.*)$")
 _COMMIT = lazy(r"^commit (?P<hash>[0-9a-f]{7,64})(?P<decor> \(.*\))?$")
+# A --oneline row, under a --graph's columns or not: the columns end at the commit's "*".
+_ONELINE = lazy(
+    r"^(?P<graph>(?:[|\\/_.-] +)*\* +(?:[|\\/_.-] +)*)?(?P<hash>[0-9a-f]{7,64})(?: (?P<subject>.*))?$"
+)
+# A --graph row that is art only: the columns between commits, where branches fork and merge.
+_GRAPH_ART = lazy(r"^[|\\/_. -]*[|\\/][|\\/_. -]*$")
 _FIELD = lazy(r"^(?P<key>Author|AuthorDate|Commit|CommitDate|Date|Merge):\s+(?P<value>.*)$")
 _GIT_DATE = lazy(r"^\w{3} (?P<mon>\w{3}) (?P<day>\d{1,2}) (?P<time>\d\d:\d\d):\d\d (?P<year>\d{4})")
+# Past the budget a long one-line log keeps this many newest commits (a quarter at most) with their
+# subjects.
+_NEWEST = 100
 _MONTHS = {
     m: i
     for i, m in enumerate(
@@ -269,4 +281,61 @@ def stat_form(lines: list[str]) -> Parsed | None:
     return Parsed("git diff --stat", total, tuple(rows))
 
 
-PARSERS: tuple[Callable[[list[str]], Parsed | None], ...] = (status_form, porcelain_form, log_form, stat_form)
+def _cut(subject: str, chars: int) -> str:
+    return subject if len(subject) <= chars else subject[: chars - 1].rstrip() + "…"
+
+
+def _oneline_levels(name: str, summary: str, rows: list[tuple[str, str]]) -> Parsed:
+    """Whole rows; subjects cut; the newest commits with a cut subject and the rest hash only."""
+    newest = min(_NEWEST, len(rows) // 4)
+    hashes_only = Parsed(
+        name,
+        summary + f" · newest {newest} with subjects, then hashes only",
+        tuple(
+            [f"{h} {s}".rstrip() for h, s in rows[:newest]]
+            + [" ".join(h for h, _ in rows[i : i + 10]) for i in range(newest, len(rows), 10)]
+        ),
+        lossy=True,
+        last_resort=True,
+    )
+    cut = Parsed(
+        name,
+        summary + " · subjects cut to 40",
+        tuple(f"{h} {_cut(s, 40)}".rstrip() for h, s in rows),
+        hashes_only,
+        lossy=True,
+    )
+    return Parsed(name, summary, tuple(f"{h} {s}".rstrip() for h, s in rows), cut)
+
+
+def oneline_form(lines: list[str]) -> Parsed | None:
+    """``git log --oneline`` (``--graph`` too): every hash, ``hash subject`` rows."""
+    rows: list[tuple[str, str]] = []
+    graph = False
+    lettered = 0
+    for line in lines:
+        found = _ONELINE.match(line)
+        if found is not None:
+            graph = graph or found.group("graph") is not None
+            lettered += not found.group("hash").isdigit()
+            rows.append((found.group("hash"), found.group("subject") or ""))
+            continue
+        if _GRAPH_ART.match(line) and line.strip():
+            graph = True
+            continue
+        if line.strip():
+            return None
+    # A hash is hex with a letter in it, mostly: rows of numbers are a numbered log, not commits.
+    if len(rows) < 2 or lettered * 2 < len(rows):
+        return None
+    summary = f"{len(rows)} commits" + (" · graph dropped" if graph else "")
+    return _oneline_levels("git log", summary, rows)
+
+
+PARSERS: tuple[Callable[[list[str]], Parsed | None], ...] = (
+    status_form,
+    porcelain_form,
+    log_form,
+    stat_form,
+    oneline_form,
+)

@@ -65,8 +65,12 @@ _VCS_ROW = lazy(
     r"|^ #+ files? changed"
 )
 # A git log --oneline row: an abbreviated hash with a hex letter in it (a number alone is a sequence
-# number or an epoch, which start log records), then the subject.
-_ONELINE_ROW = lazy(r"^(?=#*[a-f])[#a-f]{7,12} \S")
+# number or an epoch, which start log records), then the subject; under --graph, after the graph's
+# columns (``| * ``), or a row of graph art alone (``|\``, ``|/``).
+_ONELINE_ROW = lazy(
+    r"^(?:(?:[|\\/_.-] +)*\* +(?:[|\\/_.-] +)*)?(?=#*[a-f])[#a-f]{7,12} \S"
+    r"|^[|\\/_. -]*[|\\/][|\\/_. -]*$"
+)
 # A commit's first line: in content (git log -p) each one is kept, so no commit is lost to the budget.
 COMMIT_ROW = lazy(r"^commit [#a-f]{40}(?![\w#])")
 # What a diff is about: each file's header and each hunk's range (every one kept, like commit rows;
@@ -74,7 +78,7 @@ COMMIT_ROW = lazy(r"^commit [#a-f]{40}(?![\w#])")
 DIFF_KEY = lazy(r"^commit [#a-f]{40}(?![\w#])|^diff (?:--git )?\S|^@@ -#+(?:,#+)? \+#+")
 # The rows that identify what version-control output is about: kept whole, every one.
 VCS_KEY = lazy(
-    r"^commit [#a-f]{40}(?![\w#])|^[#a-f]{7,12} \S"
+    r"^commit [#a-f]{40}(?![\w#])|^(?:(?:[|\\/_.-] +)*\* +(?:[|\\/_.-] +)*)?[#a-f]{7,12} \S"
     r"|^\t(?:modified|new file|deleted|renamed|both \w+|typechange):\s"
     r"|^(?! {2})[ MADRCU?!]{2} \S|^CONFLICT \("
 )

@@ -85,6 +85,35 @@ def test_a_long_oneline_log_is_never_made_longer(store: OriginalStore) -> None:
         assert short in result.text
 
 
+def test_git_log_graph_keeps_every_hash_drops_the_art_and_names_no_error(store: OriginalStore) -> None:
+    """``--graph --oneline``: rows under the graph's columns (``| * hash``) and art-only rows
+    (``|\\``, ``|/``) are a one-line log, not a log whose subjects ("assert error") are failures."""
+    truth = fixture_bytes("forms_git_log_graph.truth").decode().split()
+    text = fixture_bytes("forms_git_log_graph.txt").decode()
+    form = compact_form(text)
+    assert form is not None and not form.lossy and "graph dropped" in form.summary
+    assert sorted(row.split()[0] for row in form.body) == sorted(truth)
+    assert not any(row[:1] in "|*" for row in form.body)
+    result = _compress(store, "forms_git_log_graph.txt", target_tokens=300)
+    assert result.first_error is None and "first error" not in result.text
+    assert result.text.startswith("[summarizer · git log · 48 commits")
+    kept = set(result.text.split())
+    assert [h for h in truth if h not in kept] == []
+
+
+def test_a_long_oneline_log_past_the_budget_keeps_every_hash() -> None:
+    """Past the budget the subjects are cut, then the oldest commits keep their hash alone."""
+    truth = TRUTH["git_oneline"]
+    form = compact_form(fixture_bytes("forms_git_log_oneline.txt").decode())
+    assert form is not None and not form.lossy and "graph" not in form.summary
+    cut = form.shorter
+    assert cut is not None and cut.lossy and all(len(row) <= len(truth[0]) + 41 for row in cut.body)
+    least = cut.shorter
+    assert least is not None and least.last_resort and "newest 20 with subjects" in least.summary
+    assert least.body[:20] == form.body[:20]
+    assert " ".join(least.body[20:]).split() == truth[20:]
+
+
 def test_git_log_stat_keeps_every_path_under_its_commit() -> None:
     """``--stat``: each commit's ``path N`` rows under its own row (the bar of ``+``/``-`` dropped);
     folding them to ``N files +A -D`` is a lossy variant, for a budget only."""
