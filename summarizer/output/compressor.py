@@ -26,7 +26,7 @@ from summarizer.core.scrub import KeyBlocks
 from summarizer.output.classify import decide
 from summarizer.output.engine import Engine, ExtraRules
 from summarizer.output.folded import folded_form
-from summarizer.output.forms_apply import form_rendering, without_row_errors
+from summarizer.output.forms_apply import form_rendering, table_shape, without_row_errors
 from summarizer.output.header import Verdict
 from summarizer.output.kept import (
     DEFAULT_BUDGET,
@@ -235,6 +235,15 @@ def _worth_it(store: OriginalStore, restore_id: str, rendering: str) -> bool:
     return _dense_estimate(rendering) <= _dense_estimate(original) * (1 - MIN_SAVING)
 
 
+def _shape_of(engine: Engine, store: OriginalStore, restore_id: str, plan: Plan, size: int | None) -> Shape:
+    """The output's shape: content when the caller says so, a table when it opens with one (``size``
+    None: too big to store whole, no table read)."""
+    if plan.content:
+        return Shape("content", False, True)
+    shape = engine.shape()
+    return shape if size is None else table_shape(store, restore_id, shape, size)
+
+
 def compress_plain(
     stream: BinaryIO,
     store: OriginalStore,
@@ -265,9 +274,7 @@ def compress_plain(
     engine.finish()
     restore_id = writer.commit()
     tokens, exact = counter.total(writer.size, ends_with_newline=writer.ends_with_newline)
-    shape = engine.shape()
-    if plan.content:
-        shape = Shape("content", False, True)
+    shape = _shape_of(engine, store, restore_id, plan, writer.size if not writer.dropped else None)
     target = resolve_target(tokens, plan, all_passed=all_pass(engine), shape=shape)
     if target is None and writer.dropped:
         target = max(tokens, 1)  # too big to store, so no stored copy to pass through
@@ -307,6 +314,9 @@ def compress_plain(
         )
         if form is not None:
             return form
+        if shape.name == "table" and plan.target_tokens is None:
+            # A table's rows are data: under the pass-through size whole, never sampled.
+            return _passthrough(store, snap, verdict)
     if target is None or (plan.content and not writer.dropped):
         return _folded(store, snap, verdict, plan) or _passthrough(store, snap, verdict)
     result = _fitted(snap, clean, verdict, target, plan.exact_tokens)

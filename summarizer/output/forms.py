@@ -22,6 +22,7 @@ from summarizer.core.lazyre import lazy
 from summarizer.output.forms_listing import ListingTally, Row, compact_listing, parse_bare, parse_row
 from summarizer.output.forms_listing_summary import summary_lines
 from summarizer.output.forms_search import BARE_HIT, CONTEXT, HIT, search_form
+from summarizer.output.forms_table import table_form
 from summarizer.output.forms_vcs import PARSERS, Parsed
 
 __all__ = [
@@ -103,11 +104,11 @@ def _search(lines: list[str]) -> Parsed | None:
 
 
 def compact_form(text: str) -> Parsed | None:
-    """The compact form of ``text`` (git status/log/show/diff --stat, a listing, search hits)."""
+    """The compact form of ``text`` (git status/log/show/diff --stat, a listing, search hits, a table)."""
     lines = text.splitlines()
     if len(lines) < 2:
         return None
-    for parse in (*PARSERS, _search, _listing_form):
+    for parse in (*PARSERS, _search, _listing_form, table_form):
         form = parse(lines)
         if form is not None:
             return form

@@ -19,6 +19,7 @@ from summarizer.core.records import replace
 from summarizer.output import verdicts
 from summarizer.output.forms import (
     FORM_MAX_BYTES,
+    Parsed,
     compact_form,
     is_form_row,
     listing_tally,
@@ -27,9 +28,11 @@ from summarizer.output.forms import (
     saves_estimated,
     summary_lines,
 )
+from summarizer.output.forms_table import is_table
 from summarizer.output.header import header_lines, restore_hint
 from summarizer.output.kept import DEFAULT_BUDGET, DEFAULT_THRESHOLD, Rendering
 from summarizer.output.lines import strip_ansi
+from summarizer.output.shape import Shape
 
 TYPE_CHECKING = False  # typing stays off the cold path (docs/cold-path.md)
 if TYPE_CHECKING:
@@ -37,13 +40,16 @@ if TYPE_CHECKING:
     from summarizer.output.originals import OriginalStore
     from summarizer.output.snapshot import Snapshot
 
-__all__ = ["FORM_SHAPES", "MIN_SAVING", "form_rendering", "without_row_errors"]
+__all__ = ["FORM_SHAPES", "MIN_SAVING", "form_rendering", "table_shape", "without_row_errors"]
 
-FORM_SHAPES = frozenset({"listing", "vcs", "search"})
+FORM_SHAPES = frozenset({"listing", "vcs", "search", "table"})
 # Under the pass-through size a form must save this share of the tokens, header included, or the
 # original passes through (see _saves for how it is told without the tokenizer).
 MIN_SAVING = 0.25
 _READ = 1 << 20
+# Shapes a table is read as by its line templates (one row shape: "repetitive"): its head decides.
+_TABLE_FROM = frozenset({"repetitive", "records", "log"})
+_TABLE_HEAD = 64 << 10
 # A listing summary reads about this much of a big listing (1 MB blocks evenly spread, the first and
 # the last always) and says so: its counts are those of the sample. 60 MB of find -ls costs about
 # 1.5-2 s of CPU to count whole, several times the engine's own pass over it (0.3 s).
@@ -66,12 +72,17 @@ def without_row_errors(verdict: Verdict, snap: Snapshot, shape: str) -> Verdict:
     return replace(verdict, first_error=verdicts.first_error(coords))
 
 
-def _first_in(verdict: Verdict, body: tuple[str, ...]) -> Verdict:
+def _first_in(verdict: Verdict, form: Parsed) -> Verdict:
     """A form's rows are never errors: the first error stands only when the form shows it as a
     line of its own (a listing's ``N: find: '/x': Permission denied``, a search's ``grep: x: No
-    such file or directory``)."""
+    such file or directory``); a table's rows are shown whole, so there only a numbered line."""
     first = verdict.first_error
-    if first is None or f"{first.line}: {first.text}" in body or first.text in body:
+    body = form.body
+    if (
+        first is None
+        or f"{first.line}: {first.text}" in body
+        or (form.name != "table" and first.text in body)
+    ):
         return verdict
     return replace(verdict, first_error=None)
 
@@ -136,6 +147,17 @@ def _chunks(store: OriginalStore, restore_id: str, every: int = 1) -> Iterator[t
         yield before, _decoded(previous), previous.count(b"\n") + 1
 
 
+def table_shape(store: OriginalStore, restore_id: str, shape: Shape, size: int) -> Shape:
+    """``shape``, or the table shape when the output opens with a table (a header of column names
+    over aligned rows with distinct keys): a table's rows are data, never repetition to sample."""
+    if shape.name not in _TABLE_FROM or size > FORM_MAX_BYTES:
+        return shape
+    head = next(_blocks(store, restore_id), b"")[:_TABLE_HEAD]
+    lines = _decoded(head).splitlines()
+    lines = lines[:-1] if size > len(head) else lines
+    return Shape("table", True, False) if is_table(lines) else shape
+
+
 def form_rendering(
     store: OriginalStore,
     snap: Snapshot,
@@ -169,7 +191,7 @@ def form_rendering(
                 else cost <= limit or form.last_resort
             )
             if fits:
-                verdict = _first_in(verdict, form.body)
+                verdict = _first_in(verdict, form)
                 return verdict.rendering(
                     snap, text=text, compressed=cost, target=limit, redactions=len(found)
                 )

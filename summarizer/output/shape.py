@@ -31,7 +31,17 @@ if TYPE_CHECKING:
     from typing import Literal
 
     ShapeName = Literal[
-        "test", "diagnostics", "listing", "search", "vcs", "repetitive", "records", "trace", "content", "log"
+        "test",
+        "diagnostics",
+        "listing",
+        "search",
+        "vcs",
+        "table",
+        "repetitive",
+        "records",
+        "trace",
+        "content",
+        "log",
     ]
 
 # One row of ls -l, find -ls, tar -tv, du, or a bare path: what a listing is made of.
