@@ -85,9 +85,10 @@ def _one_line(line: str) -> RunCounts | None:
         # An xpass ran and passed (JUnit XML counts it so); an xfail is reported with the skips.
         passed = n.get("passed", 0) + n.get("xpassed", 0)
         return RunCounts(n.get("failed", 0) + n.get("error", 0), passed, "pytest")
-    if m := _JEST.match(line.strip()) or _VITEST.match(line):
-        n = _numbers(m.group(1).replace("|", ","))
-        return RunCounts(n.get("failed", 0), n.get("passed", 0), "jest")
+    for runner, found in (("jest", _JEST.match(line.strip())), ("vitest", _VITEST.match(line))):
+        if found:
+            n = _numbers(found.group(1).replace("|", ","))
+            return RunCounts(n.get("failed", 0), n.get("passed", 0), runner)
     if m := _CTEST.match(line):
         failed, total = int(m.group(1)), int(m.group(2))
         return RunCounts(failed, total - failed, "ctest")
@@ -192,7 +193,18 @@ def failing_names(texts: Iterable[str], under: dict[int, str] | None = None) -> 
         return list(dict.fromkeys(short))
     names = [n for i, t in enumerate(texts) if (n := _name(t, (under or {}).get(i))) and _is_test_name(n)]
     names = list(dict.fromkeys(names))
-    return [n for n in names if not any(m != n and m.endswith("::" + n) for m in names)]
+    return [n for n in names if not any(m != n and _prefixed(m, n) for m in names)]
+
+
+# What a runner puts between a test's file or suite and its name: "a.py::test_x",
+# "src/a.spec.ts > suite > test", jest's "a.test.js › suite › test".
+_NAME_JOINS = ("::", ">", "›")
+
+
+def _prefixed(longer: str, name: str) -> bool:
+    """Whether ``longer`` names the same test as ``name`` with its file or suite before it (vitest's
+    ``FAIL src/a.spec.ts > suite > test`` row and its ``× suite > test`` progress row)."""
+    return longer.endswith(name) and longer[: -len(name)].rstrip().endswith(_NAME_JOINS)
 
 
 # Words a failure header may put where a test's name goes ("1) Failure:", "ERROR:").

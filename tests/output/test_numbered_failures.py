@@ -124,3 +124,16 @@ def test_a_linters_quoted_source_is_no_failing_test_and_its_level_decides(run: R
     for item in report:
         if item["level"] in ("error", "warning"):
             assert f"SC{item['code']} ({item['level']}): {item['message']}" in text
+
+
+def test_vitest_names_each_failure_once_from_its_own_summary(run: Run) -> None:
+    """vitest prints a failure as a ``× suite > test`` row and again as ``FAIL  file > suite > test``:
+    one test, named once (with its file); the counts are vitest's, and said to be."""
+    truth = json.loads((FIXTURES / "real_vitest_default_fail.json").read_text())
+    result = run(fixture_bytes("real_vitest_default_fail.txt"), target=60)
+    line = _failing_line(result.text)
+    assert line.startswith(f"failing tests ({truth['numFailedTests']}, from vitest's summary)")
+    names = line.split("): ", 1)[1].split(" · ")
+    assert len(names) == len(truth["failed"])
+    assert all(any(name.endswith(failed) for name in names) for failed in truth["failed"])
+    assert (result.failed_tests, result.passed_tests) == (truth["numFailedTests"], truth["numPassedTests"])
