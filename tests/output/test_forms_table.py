@@ -58,6 +58,7 @@ def test_past_the_budget_every_key_and_the_columns_that_vary_stay(store: Origina
 def test_under_the_pass_through_size_a_table_is_never_sampled(store: OriginalStore) -> None:
     result = compress(io.BytesIO(fixture_bytes("table_coverage.txt")), store, OutputOptions())
     assert _rows(result.text, "") == _expected()
+    assert result.compressed_tokens <= result.original_tokens
 
 
 def test_rows_without_distinct_keys_or_a_header_are_no_table() -> None:
