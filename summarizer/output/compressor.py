@@ -41,6 +41,7 @@ from summarizer.output.originals import OriginalStore, TeeReader
 from summarizer.output.outline import OUTLINE_TOKENS, outline
 from summarizer.output.progress import Progress, terminal_progress
 from summarizer.output.render import render
+from summarizer.output.severity import by_severity
 from summarizer.output.shape import DIFF_KEY, VCS_KEY, Shape
 from summarizer.output.snapshot import Scrubbed, Snapshot, take, without_hunk_errors
 from summarizer.output.testrun import fold_test_source
@@ -284,6 +285,7 @@ def compress_plain(
     if shape.name == "test":
         snap, _ = fold_test_source(snap)
     snap = without_hunk_errors(snap) if shape.content else snap
+    snap = by_severity(snap)  # a record's own severity line decides its class, for the header too
     verdict = Verdict.of(
         snap,
         content=shape.content,

@@ -14,7 +14,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import pairwise
 
 from summarizer.core.lazyre import lazy
@@ -147,12 +147,15 @@ def _code(text: str) -> str:
     return next(g for g in match.groups() if g)
 
 
-def group_warnings(coords: Sequence[Kept]) -> list[WarningGroup]:
-    """Group located warnings and notes by (file, code), in order of first appearance."""
+def group_warnings(coords: Sequence[Kept], codes: Mapping[int, str] | None = None) -> list[WarningGroup]:
+    """Group located warnings and notes by (file, code), in order of first appearance; ``codes``
+    gives the code of a row whose code is printed elsewhere in its record (by output line)."""
     groups: dict[tuple[str, str], WarningGroup] = {}
+    codes = codes or {}
     for coord in coords:
         file = source_file(coord.location) or "?"
-        key = (file, INCLUDE_CODE if coord.kind == "include" else _code(coord.text))
+        code = codes.get(coord.line) or _code(coord.text)
+        key = (file, INCLUDE_CODE if coord.kind == "include" else code)
         group = groups.get(key)
         if group is None:
             group = groups[key] = WarningGroup(file, key[1], coord)

@@ -300,15 +300,17 @@ def render_snapshot(
     ``fold_target`` (default ``target``) decides which failures fold: a re-fit at a tighter target
     shrinks the optional tiers, never the failures the caller's target had room for."""
     fold_target = fold_target or target
+    record_codes = dict(snap.record_codes)
     # A note inside a failure's block belongs to that failure: listed with it, never grouped; unless
     # the errors alone exceed the target: then the notes are the rest of the block, and fold.
     errors_alone = count("\n".join(c.text for c in snap.coords if c.kind in ERROR_KINDS)) > fold_target
     grouped = [
         c
         for c in snap.coords
-        if c.kind in _GROUPED_KINDS and (errors_alone or c.line not in snap.context_lines)
+        if c.kind in _GROUPED_KINDS
+        and (errors_alone or c.line not in snap.context_lines or c.line in record_codes)
     ]
-    groups = group_warnings(grouped) if len(grouped) > _WARNINGS_IN_FULL else []
+    groups = group_warnings(grouped, record_codes) if len(grouped) > _WARNINGS_IN_FULL else []
     # By identity: equal rows are distinct coordinates, and `in` on a list of them is quadratic.
     grouped_ids = {id(c) for c in grouped}
     listed = [c for c in snap.coords if id(c) not in grouped_ids] if groups else list(snap.coords)

@@ -64,6 +64,9 @@ class Snapshot:
     # Lines of test source folded around a pytest run's failures (summarizer.output.testrun).
     source_folded: int = 0
     above: frozenset[int] = frozenset()
+    # The rule code of each location a low severity line demoted to a warning (by output line):
+    # the code is printed on its record's headline, not on it (summarizer.output.severity).
+    record_codes: tuple[tuple[int, str], ...] = ()
 
 
 def _coordinates(engine: Engine, clean: Scrubbed) -> tuple[Kept, ...]:

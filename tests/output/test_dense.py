@@ -170,3 +170,31 @@ def test_rows_under_a_file_heading_name_their_file_once(run: Run) -> None:
     errors = {(path, str(line), str(col)) for path, line, col, severity in truth if severity == "error"}
     assert shown == errors
     assert '…:13:11 - error: "undefined_name" is not defined (reportUndefinedVariable)' in body
+
+
+def test_a_records_own_severity_line_decides_its_class(run: Run) -> None:
+    """bandit prints each issue as a record: ``>> Issue: [B101:assert_used] ...``, then
+    ``Severity: Low``, then ``Location: file:line:col`` and a numbered snippet. Low records are
+    grouped by (file, code) with their counts and lines; Medium and High ones stay listed and the
+    first of them is the first error; snippet lines (``12<TAB>assert cmd``) are never failure rows.
+    Truth: ``bandit -f json``."""
+    truth = json.loads(fixture_bytes("real_bandit_severity.json"))
+    result = run(fixture_bytes("real_bandit_severity.txt"), target=1500)
+    body, _, warnings = result.text.partition("--- warnings and notes by (file, code)")
+    failing = [(path, line, col) for path, line, col, _, severity in truth if severity != "LOW"]
+    listed = re.findall(r"^\d+:\s+Location: (\S+):(\d+):(\d+)$", body, re.MULTILINE)
+    assert listed == [(path, str(line), str(col)) for path, line, col in failing]
+    assert result.first_error is not None
+    assert result.first_error.text.strip() == "Location: {}:{}:{}".format(*failing[0])
+    groups = {
+        (m[1], m[2]): [int(n) for n in m[4].split(", ")]
+        for m in re.finditer(r"^(\S+) \[([^\]]+)\] ×(\d+): ([\d, ]+) \(", warnings, re.MULTILINE)
+    }
+    assert sorted(n for lines in groups.values() for n in lines) == sorted(
+        line for _, line, _, _, severity in truth if severity == "LOW"
+    )
+    codes = {(path, line, code) for path, line, _, code, _ in truth}
+    for (path, code), lines in groups.items():
+        assert code == "severity low" or all((path, n, code) in codes for n in lines)
+    assert groups[("tests/test_a.py", "B101")] == list(range(5, 20))
+    assert not re.search(r"^\d+: (?:\[×\d+ like this[^\]]*\] )?\d+\t", body, re.MULTILINE)
