@@ -37,3 +37,15 @@ def run(store: OriginalStore) -> Run:
 def fixture_bytes(name: str) -> bytes:
     """A fixture produced by running the real tool (see tests/output/fixtures/README.md)."""
     return (FIXTURES / name).read_bytes()
+
+
+def every_fixture_line() -> list[bytes]:
+    """Every distinct line of the repo's fixtures and zoo outputs, cut as the engine cuts them."""
+    root = Path(__file__).resolve().parents[2]
+    paths = [p for p in (root / "tests").rglob("*") if p.suffix in (".txt", ".log") and p.is_file()]
+    paths += sorted((root / "evals" / "zoo" / "cases").glob("*/output.txt"))
+    lines: dict[bytes, None] = {}
+    for path in paths:
+        for raw in path.read_bytes().replace(b"\r\n", b"\n").split(b"\n"):
+            lines.setdefault(raw[:4096], None)
+    return list(lines)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-from pathlib import Path
 
 import pytest
 
@@ -13,9 +12,8 @@ from summarizer.output import engine as engine_module
 from summarizer.output.engine import DIGITS, LISTING_KEY, Engine
 from summarizer.output.lines import Chunk, decode_line, is_binary
 from summarizer.output.listing_chunk import _ROW_LINE, _ROWS, MIN_LINES, listing_chunk, listing_lines
-from tests.output.conftest import fixture_bytes
+from tests.output.conftest import every_fixture_line, fixture_bytes
 
-ROOT = Path(__file__).resolve().parents[2]
 _LISTINGS = [
     "forms_find_ls.txt",
     "forms_ls_la.txt",
@@ -23,17 +21,6 @@ _LISTINGS = [
     "forms_du.txt",
     "noise_find_listing.txt",
 ]
-
-
-def _every_fixture_line() -> list[bytes]:
-    """Every distinct line of the repo's fixtures and zoo outputs."""
-    paths = [p for p in (ROOT / "tests").rglob("*") if p.suffix in (".txt", ".log") and p.is_file()]
-    paths += sorted((ROOT / "evals" / "zoo" / "cases").glob("*/output.txt"))
-    lines: dict[bytes, None] = {}
-    for path in paths:
-        for raw in path.read_bytes().replace(b"\r\n", b"\n").split(b"\n"):
-            lines.setdefault(raw[:4096], None)
-    return list(lines)
 
 
 def _big_find_ls(copies: int) -> list[str]:
@@ -58,7 +45,7 @@ def test_a_row_is_a_line_the_classifier_calls_ordinary() -> None:
     """Over every fixture and zoo line: a line taken as a row would have been an ordinary line,
     never a failure, a warning, a frame, a passing test, a record or a commit row; the whole-chunk
     and the one-line tests agree on every line."""
-    lines = _every_fixture_line()
+    lines = every_fixture_line()
     rows = [line for line in lines if _ROW_LINE.match(line)]
     assert len(rows) > 4000
     for raw in rows:

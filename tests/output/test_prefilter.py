@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import pytest
 
@@ -12,20 +11,9 @@ from summarizer.output import engine as engine_module
 from summarizer.output.engine import DIGITS, KEY, Engine
 from summarizer.output.lines import Chunk, decode_line, is_binary
 from summarizer.output.prefilter import Prefilter
+from tests.output.conftest import every_fixture_line
 
-ROOT = Path(__file__).resolve().parents[2]
 _ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 _-./:()[]=#'\"\t|>*@"
-
-
-def _fixture_lines() -> list[bytes]:
-    """Every distinct line of the repo's fixtures and zoo outputs, cut as the engine cuts them."""
-    paths = [p for p in (ROOT / "tests").rglob("*") if p.suffix in (".txt", ".log") and p.is_file()]
-    paths += sorted((ROOT / "evals" / "zoo" / "cases").glob("*/output.txt"))
-    lines: dict[bytes, None] = {}
-    for path in paths:
-        for raw in path.read_bytes().replace(b"\r\n", b"\n").split(b"\n"):
-            lines.setdefault(raw[:4096], None)
-    return list(lines)
 
 
 def _generated_lines(count: int) -> list[bytes]:
@@ -64,7 +52,7 @@ def _needs_classifier(raw: bytes) -> bool:
 @pytest.mark.parametrize("source", ["fixtures", "generated"])
 def test_no_flagged_line_is_skipped(source: str) -> None:
     """A line with a non-plain class, a wrong record flag or a commit hash always holds a trigger."""
-    lines = _fixture_lines() if source == "fixtures" else _generated_lines(20_000)
+    lines = every_fixture_line() if source == "fixtures" else _generated_lines(20_000)
     keys = [line.translate(KEY) for line in lines]
     hits = Prefilter().hits(keys)
     missed = [line for index, line in enumerate(lines) if index not in hits and _needs_classifier(line)]
@@ -74,7 +62,7 @@ def test_no_flagged_line_is_skipped(source: str) -> None:
 
 def test_both_engines_find_the_same_lines() -> None:
     """The Rust multi-pattern search and the ``re`` fallback flag exactly the same lines."""
-    keys = [line.translate(KEY) for line in _fixture_lines()[:6000] + _generated_lines(3000)]
+    keys = [line.translate(KEY) for line in every_fixture_line()[:6000] + _generated_lines(3000)]
     fast, fallback = Prefilter(), Prefilter(fast=False)
     assert fast.engine == "ahocorasick_rs"
     assert fallback.engine == "re"
@@ -85,7 +73,7 @@ def test_both_engines_find_the_same_lines() -> None:
 
 def test_bulk_path_renders_what_the_classifier_would(monkeypatch: pytest.MonkeyPatch) -> None:
     """With the prefilter on every chunk the engine keeps the same table, classes and coordinates."""
-    data = b"\n".join(_fixture_lines()[:20_000])
+    data = b"\n".join(every_fixture_line()[:20_000])
 
     chunks, start = [], 0
     while start < len(data):
@@ -118,7 +106,7 @@ def test_the_time_hint_never_skips_a_timestamp() -> None:
         "[Tue Mar 03 12:00:00 2026] x", "03/04/26 05:06:07 x", "03-04 05:06:07.123 x",
         "20260304-5:6:7 x", "081109 203615 x", "[12:00:00] x", "[03.04 05:06:07] x",
     ]  # fmt: skip
-    texts = [decode_line(line) for line in _fixture_lines() + _generated_lines(5000)] + shapes
+    texts = [decode_line(line) for line in every_fixture_line() + _generated_lines(5000)] + shapes
     window = co._HEADER_WINDOW
     expected = [m.group(0) if (m := co._TIMESTAMP.search(t[:window])) else None for t in texts]
     assert [co.find_timestamp(t) for t in texts] == expected
