@@ -55,7 +55,7 @@ class Verdict:
         coords = list(snap.coords)
         failing = () if content else tuple(verdicts.failing_tests(coords))
         first = None if content else verdicts.first_error(coords, str(facts.get("shape") or ""))
-        if first is not None and first.kind in ("location", "frame"):
+        if first is not None and first.kind in ("location", "frame") and not _says_what(first):
             first = _headline(first, snap) or first
         test = verdicts.test_of(first, coords) if first is not None else None
         counts = verdicts.run_counts_of(coords)
@@ -126,6 +126,18 @@ def _headline(first: Kept, snap: Snapshot) -> Kept | None:
         return None
     n, text = heads[0]
     return Kept(kind="error", line=n, text=text)
+
+
+def _says_what(first: Kept) -> bool:
+    """A location that carries its own message (``testing.go:1319: race detected during ...``)
+    needs no headline: the line above it may be any frame of a trace printed before it."""
+    text = first.text.strip()
+    if not first.location or not text.startswith(first.location):
+        return False
+    return len(_WORDS.findall(text[len(first.location) :])) >= 2
+
+
+_WORDS = lazy(r"[A-Za-z]{2,}")
 
 
 def _test_progress(text: str) -> bool:

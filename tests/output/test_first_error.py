@@ -21,6 +21,18 @@ def test_pytest_verbose_names_the_failure_not_its_progress_line(run: Run) -> Non
     assert "in test_many[5]:" in _first(result.text)
 
 
+def test_a_located_message_under_a_go_stack_is_not_headed_by_the_stacks_last_frame(run: Run) -> None:
+    """``go test -race``: the race report's stacks print a function line over each file line, so the
+    line above the test's own ``testing.go:1319: race detected ...`` is a frame. A location that says
+    what went wrong is its own headline; no function line of a stack is ever the first error."""
+    result = run(fixture_bytes("real_go_test_race.txt"))
+    first = result.first_error
+    assert first is not None
+    assert "race detected during execution of test" in first.text
+    assert "in TestConcurrentWrap:" in _first(result.text)
+    assert result.failing_tests == ("TestConcurrentWrap",)
+
+
 def test_progress_line_leads_to_the_block_of_the_test_that_failed_first(run: Run) -> None:
     """pytest prints setup errors before failures; the first test to fail is the progress line's."""
     lines = [
