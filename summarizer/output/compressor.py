@@ -322,8 +322,10 @@ def compress_plain(
     if target is None or (plan.content and not writer.dropped):
         return _folded(store, snap, verdict, plan) or _passthrough(store, snap, verdict)
     result = _fitted(snap, clean, verdict, target, plan.exact_tokens)
-    if shape.name == "vcs" and not writer.dropped and result.compressed_tokens >= tokens:
-        # Every commit row is kept whole: numbering them only makes a long oneline log longer.
+    asked = plan.target_tokens is not None and shape.name != "vcs"  # a caller's target wants the header
+    if not writer.dropped and not asked and result.compressed_tokens >= tokens:
+        # A rendering that keeps every line (each commit row of a long log, each record of a log
+        # whose every line is located) only adds numbers: the original says as much, and is shorter.
         return _passthrough(store, snap, verdict)
     optional = plan.target_tokens is None and tokens <= DEFAULT_THRESHOLD and not writer.dropped
     if not optional or snap.collapse:

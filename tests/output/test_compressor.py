@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from summarizer.core.tokens import count_tokens
 from summarizer.output import OriginalStore
-from tests.output.conftest import Run
+from tests.output.conftest import Run, fixture_bytes
 
 
 def _log(n: int) -> str:
@@ -39,6 +39,19 @@ def test_an_unknown_shape_passes_through_up_to_ten_thousand_tokens(run: Run) -> 
     big = run(_varied(1500).encode() + _log(2000).encode(), target=None, floor=500)
     assert not big.passthrough and big.target_tokens == 3000
     assert big.compressed_tokens <= 3600
+
+
+def test_a_rendering_never_prints_more_than_the_original(run: Run, store: OriginalStore) -> None:
+    """A glog-layout log (absl-py) names ``file:line]`` on every record, so every line is located and
+    kept: numbered, that is longer than the log itself. The original is shown instead, byte for byte,
+    with both planted errors."""
+    data = fixture_bytes("real_absl_glog.txt")
+    result = run(data, target=None, floor=500)
+    assert result.passthrough
+    assert result.compressed_tokens <= result.original_tokens
+    assert b"".join(store.iter_bytes(result.restore_id)) == data
+    assert result.text.encode() == data
+    assert result.text.count("checksum mismatch") == 2
 
 
 def test_a_log_of_one_line_shape_is_compressed_above_the_floor(run: Run) -> None:
