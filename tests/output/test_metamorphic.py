@@ -115,11 +115,15 @@ _FAMILIES: dict[str, tuple[list[str], list[str]]] = {
 }
 
 
-@settings(
+# Both planting properties: 40 plantings each, the store fixture reused across examples on purpose.
+_PLANTING = settings(
     max_examples=40,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+
+
+@_PLANTING
 @given(
     family=st.sampled_from(sorted(_FAMILIES)),
     noise=st.sampled_from(sorted(_NOISE)),
@@ -227,11 +231,7 @@ def _near_duplicate(line: str, token: str) -> str:
     return f"{words[0]} {token}"
 
 
-@settings(
-    max_examples=40,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+@_PLANTING
 @given(
     family=st.sampled_from(sorted(_BLOCKS)),
     # pip -vv lines run to ~100 tokens: three blocks' context alone fills these targets there, and
